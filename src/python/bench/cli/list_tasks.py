@@ -1,0 +1,38 @@
+"""`bench list [SELECTOR]`: the tasks a selector picks, one line each."""
+
+from __future__ import annotations
+
+import argparse
+
+EPILOG = """selectors: all | kind:pr | lib:click | difficulty:hard | tag:graphs | tasks/click:: | 'synthetic.*'
+examples:
+  bench list
+  bench list difficulty:hard
+  bench list --json lib:click
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("list", help="list tasks", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("selector", nargs="?", default=None)
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from bench.spec.load import discover, load_all, select
+    from bench.variables import find_root
+
+    root = find_root()
+    specs = select(load_all(discover(root)), args.selector)
+    for spec in specs:
+        if args.json:
+            print(json.dumps({"task_id": spec.task_id, "kind": spec.kind, "library": spec.library,
+                              "difficulty": spec.difficulty, "path": spec.path,
+                              "fail_to_pass": len(spec.fail_to_pass)}, sort_keys=True))
+        else:
+            extra = f" [{spec.difficulty}]" if spec.difficulty else ""
+            print(f"{spec.task_id}\t{spec.kind}\t{spec.library}{extra}\t{len(spec.fail_to_pass)} f2p")
+    return 0

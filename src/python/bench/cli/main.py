@@ -1,0 +1,72 @@
+"""Entry point of the `bench` command. The only place errors become exit codes and messages.
+
+Exit codes: 0 ok, 1 the thing checked failed, 2 bad input or usage, 3 infrastructure failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from bench import __version__
+from bench.errors import EXIT_INFRA, EXIT_USAGE, BenchError
+
+# Verb name → module under bench.cli. Verb modules are light to import; heavy work is imported in run().
+VERBS = {
+    "list": "list_tasks",
+    "validate": "validate",
+}
+
+EPILOG = """examples:
+  bench list kind:synthetic
+  bench validate tasks/
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bench",
+        description="loopcontrolbench: hermetic, reproducible code-repair benchmark.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"bench {__version__}")
+    sub = parser.add_subparsers(dest="verb", metavar="VERB")
+    sub.required = True
+    for verb, module in VERBS.items():
+        importlib.import_module(f"bench.cli.{module}").add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse reports usage errors itself
+        return EXIT_USAGE if exc.code not in (0, None) else 0
+    try:
+        return int(args.run(args) or 0)
+    except BenchError as exc:
+        print(f"bench {args.verb}: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print(f"bench {args.verb}: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        print(f"bench {args.verb}: error: {exc}", file=sys.stderr)
+        return EXIT_INFRA
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+def score_entry() -> None:
+    """`src/python/bench:score`: the score verb as its own program."""
+    sys.exit(main(["score", *sys.argv[1:]]))
+
+
+if __name__ == "__main__":
+    entry()

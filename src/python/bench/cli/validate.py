@@ -1,0 +1,62 @@
+"""`bench validate [PATHS]`: check task specs (and, with --synthetic, the synthetic suite's soundness)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+EPILOG = """examples:
+  bench validate                      every spec under tasks/
+  bench validate tasks/click/click-2345.json
+  bench validate --synthetic          also run each synthetic task's reference and initial code
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("validate", help="validate task specs", epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("paths", nargs="*", type=Path, help="spec files or folders (default: tasks/)")
+    p.add_argument("--synthetic", action="store_true",
+                   help="soundness: reference passes every hidden test, initial code fails at least one")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from bench.errors import SpecError
+    from bench.spec.load import discover, load_all
+    from bench.variables import find_root
+
+    paths = _expand(args.paths) if args.paths else discover(find_root())
+    if not paths:
+        raise SpecError("no spec files found", kind="no_specs")
+    specs = load_all(paths)
+    print(f"{len(specs)} specs valid", file=sys.stderr)
+    if args.synthetic:
+        return _soundness([s for s in specs if s.kind == "synthetic"])
+    return 0
+
+
+def _expand(paths: list[Path]) -> tuple[Path, ...]:
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(path.glob("*.json")) + sorted(path.glob("*/*.json"))
+            out.extend(p for p in found if not p.parent.name.startswith("_"))
+        else:
+            out.append(path)
+    return tuple(out)
+
+
+def _soundness(specs: list) -> int:
+    from bench.errors import CheckFailed
+    from bench.source.synthetic_soundness import check_all
+
+    results = check_all(specs)
+    bad = [r for r in results if not r.ok]
+    for r in results:
+        print(f"{'ok  ' if r.ok else 'FAIL'} {r.task_id} {r.detail}")
+    print(f"{len(results) - len(bad)} passed, {len(bad)} failed")
+    if bad:
+        raise CheckFailed(f"{len(bad)} synthetic task(s) unsound")
+    return 0

@@ -1,0 +1,18 @@
+"""`import bench` (and the CLI's parser) must not import heavy or optional providers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+HEAVY = ("docker", "openai", "matplotlib", "llama_cpp", "httpx", "numpy")
+
+
+def test_import_bench_and_cli_parser_stay_light():
+    code = (
+        "import sys, bench, bench.cli.main\n"
+        "bench.cli.main.build_parser()\n"
+        f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

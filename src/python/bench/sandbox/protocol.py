@@ -1,0 +1,83 @@
+"""What every sandbox backend accepts and returns.
+
+Untrusted code (a repository's build backend and tests, a model's edit) runs only through this interface. A
+request carries argv (never a shell string), the writable work dir, an explicit environment (nothing is
+inherited from the host), limits and a network policy; the result says how the run ended.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+
+class NetworkPolicy(str, enum.Enum):
+    NONE = "none"
+    # Only HTTPS to the package index hosts, through a host-side allowlist proxy on a unix socket.
+    INDEX_PROXY = "index-proxy"
+
+
+@dataclass(frozen=True)
+class Limits:
+    wall_seconds: float = 600.0
+    memory_bytes: int = 4 << 30
+    pids: int = 512
+    cpus: float = 1.0
+    file_size_bytes: int = 1 << 30
+    output_bytes: int = 1 << 20  # per stream; the rest is dropped and the result says so
+    nofile: int = 4096
+
+
+@dataclass(frozen=True)
+class Mount:
+    """An extra bind into the sandbox (e.g. a cached venv or a wheelhouse); read-only unless stated."""
+
+    host_path: Path
+    sandbox_path: str
+    writable: bool = False
+
+
+@dataclass(frozen=True)
+class ExecRequest:
+    argv: tuple[str, ...]
+    workdir: Path  # host path; the only writable place, seen inside as /work
+    image_root: Path  # unpacked rootfs of the image (its /usr and /etc are bound read-only)
+    env: tuple[tuple[str, str], ...] = ()
+    limits: Limits = field(default_factory=Limits)
+    network: NetworkPolicy = NetworkPolicy.NONE
+    mounts: tuple[Mount, ...] = ()
+    cwd: str = "/work"
+    stdin: bytes = b""
+    image_digest: str = ""  # the docker backend imports the tar by digest
+    proxy_socket: Path | None = None  # the IndexProxy's unix socket; required with NetworkPolicy.INDEX_PROXY
+
+
+@dataclass(frozen=True)
+class ExecResult:
+    exit_code: int | None  # None when killed by a signal
+    signal: int | None
+    timed_out: bool
+    oom_killed: bool
+    stdout: bytes
+    stderr: bytes
+    stdout_truncated: bool
+    stderr_truncated: bool
+    wall_seconds: float
+    cpu_seconds: float
+    enforcement: tuple[str, ...] = ()  # how limits were enforced, e.g. ("cgroup-v1:memory", "prlimit:fsize")
+    notes: tuple[str, ...] = ()  # degraded modes, e.g. "cgroups not writable: prlimit fallback"
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and not self.timed_out and not self.oom_killed
+
+
+@runtime_checkable
+class Sandbox(Protocol):
+    name: str
+
+    def run(self, request: ExecRequest) -> ExecResult:
+        """Run ``request`` to completion and tear everything down (also on KeyboardInterrupt)."""
+        ...

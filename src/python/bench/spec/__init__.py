@@ -1,0 +1,1 @@
+"""Task specs: the JSON Schema, loading and validation."""

@@ -1,0 +1,121 @@
+"""Reading task specs from disk into TaskSpec records, and selecting them."""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from bench.errors import DuplicateTaskError, SpecError, UsageError
+from bench.spec.model import MutationSite, Provenance, SdistPin, TaskSpec
+from bench.spec.validate import validate_document
+
+
+def read_document(path: Path) -> Any:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise SpecError(f"cannot read: {exc.strerror}", kind="unreadable", path=str(path)) from exc
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SpecError(f"not valid JSON: {exc}", kind="invalid_json", path=str(path)) from exc
+
+
+def spec_from_document(doc: Mapping[str, Any], *, path: str = "") -> TaskSpec:
+    validate_document(doc, path=path)
+    prov = doc["provenance"]
+    mutation = doc.get("mutation")
+    return TaskSpec(
+        task_id=doc["task_id"],
+        kind=doc["kind"],
+        repo=doc["repo"],
+        source_files=tuple(doc["source_files"]),
+        test_files=tuple(doc["test_files"]),
+        fail_to_pass=tuple(doc["fail_to_pass"]),
+        pass_to_pass=tuple(doc["pass_to_pass"]),
+        image=doc["image"],
+        lockfile=doc["lockfile"],
+        provenance=Provenance(source=prov["source"], pr_number=prov.get("pr_number"), url=prov.get("url", ""),
+                              merged_at=prov.get("merged_at", ""), title=prov.get("title", "")),
+        base_sha=doc.get("base_sha", ""),
+        fix_sha=doc.get("fix_sha", ""),
+        difficulty=doc.get("difficulty", ""),
+        tags=tuple(doc.get("tags", ())),
+        synthetic_dir=doc.get("synthetic", {}).get("dir", ""),
+        sdist=SdistPin(**doc["sdist"]) if "sdist" in doc else None,
+        mutation=MutationSite(**{k: v for k, v in mutation.items() if k != "diff"}) if mutation else None,
+        schema_version=doc["schema_version"],
+        path=path,
+        raw=doc,
+    )
+
+
+def load_spec(path: Path) -> TaskSpec:
+    return spec_from_document(read_document(path), path=str(path))
+
+
+def spec_sha256(spec: TaskSpec) -> str:
+    """Content hash of a spec's canonical JSON: the identity records cite."""
+    canonical = json.dumps(spec.raw, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def discover(root: Path) -> tuple[Path, ...]:
+    """Every spec file `root/tasks/<group>/<name>.json`, skipping groups whose name starts with `_` (drops,
+    scripted data). Deeper JSON files belong to a task's own data and are not specs."""
+    tasks = root / "tasks"
+    return tuple(p for p in sorted(tasks.glob("*/*.json")) if not p.parent.name.startswith("_"))
+
+
+def load_all(paths: Iterable[Path]) -> tuple[TaskSpec, ...]:
+    specs: list[TaskSpec] = []
+    seen: dict[str, str] = {}
+    for path in paths:
+        spec = load_spec(path)
+        if spec.task_id in seen:
+            raise DuplicateTaskError(f"task id {spec.task_id!r} also defined in {seen[spec.task_id]}",
+                                     kind="duplicate_id", path=str(path))
+        seen[spec.task_id] = str(path)
+        specs.append(spec)
+    return tuple(specs)
+
+
+def select(specs: Iterable[TaskSpec], selector: str | None) -> tuple[TaskSpec, ...]:
+    """Filter specs by a selector.
+
+    ``None``, ``all`` or ``tasks::`` — everything; ``kind:pr``, ``lib:click``, ``difficulty:hard``,
+    ``tag:graphs`` — by field; ``tasks/click::`` — by folder; anything else — a glob over task ids
+    (``synthetic.*``). Several selectors may be joined with ``,`` (union).
+    """
+    specs = tuple(specs)
+    if selector in (None, "", "all", "tasks::", "::"):
+        return specs
+    chosen: dict[str, TaskSpec] = {}
+    for part in selector.split(","):
+        matched = [s for s in specs if _matches(s, part.strip())]
+        if not matched:
+            raise UsageError(f"selector {part!r} matches no task")
+        chosen.update((s.task_id, s) for s in matched)
+    return tuple(s for s in specs if s.task_id in chosen)
+
+
+def _matches(spec: TaskSpec, part: str) -> bool:
+    if part.endswith("::"):
+        folder = part[:-2].rstrip("/")
+        return spec.path.startswith(folder + "/") or f"/{folder}/" in spec.path
+    key, sep, value = part.partition(":")
+    if sep:
+        values = {
+            "kind": (spec.kind,),
+            "lib": (spec.library,),
+            "difficulty": (spec.difficulty,),
+            "tag": spec.tags,
+            "image": (spec.image,),
+        }
+        if key not in values:
+            raise UsageError(f"unknown selector key {key!r} (kind, lib, difficulty, tag, image)")
+        return value in values[key]
+    return fnmatch.fnmatchcase(spec.task_id, part)

@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+import pytest
+
+from bench.errors import UsageError
+from bench.spec.load import select, spec_from_document, spec_sha256
+from bench.spec.validate_test import GOOD_PR
+
+
+def _spec(task_id, kind="pr", **extra):
+    doc = dict(GOOD_PR, task_id=task_id, **extra)
+    if kind == "synthetic":
+        doc.update(kind="synthetic", provenance={"source": "authored"}, synthetic={"dir": "tasks/synthetic/x"},
+                   difficulty="hard", repo="synthetic/x")
+        doc.pop("base_sha"), doc.pop("fix_sha")
+    return spec_from_document(doc, path=f"tasks/{'synthetic' if kind == 'synthetic' else 'click'}/{task_id}.json")
+
+
+SPECS = (_spec("click-1"), _spec("click-2"), _spec("synthetic.graph", kind="synthetic"))
+
+
+def test_select_all_forms():
+    assert [s.task_id for s in select(SPECS, None)] == ["click-1", "click-2", "synthetic.graph"]
+    assert [s.task_id for s in select(SPECS, "tasks::")] == ["click-1", "click-2", "synthetic.graph"]
+
+
+def test_select_by_field_glob_and_folder():
+    assert [s.task_id for s in select(SPECS, "kind:synthetic")] == ["synthetic.graph"]
+    assert [s.task_id for s in select(SPECS, "lib:click")] == ["click-1", "click-2"]
+    assert [s.task_id for s in select(SPECS, "click-*")] == ["click-1", "click-2"]
+    assert [s.task_id for s in select(SPECS, "tasks/synthetic::")] == ["synthetic.graph"]
+    assert [s.task_id for s in select(SPECS, "difficulty:hard,click-2")] == ["click-2", "synthetic.graph"]
+
+
+def test_selector_that_matches_nothing_is_a_usage_error():
+    with pytest.raises(UsageError):
+        select(SPECS, "lib:nope")
+    with pytest.raises(UsageError):
+        select(SPECS, "colour:red")
+
+
+def test_spec_sha_is_key_order_independent():
+    a = spec_from_document(GOOD_PR)
+    b = spec_from_document(dict(reversed(list(GOOD_PR.items()))))
+    assert spec_sha256(a) == spec_sha256(b)
+    assert spec_sha256(a) != spec_sha256(_spec("click-9"))

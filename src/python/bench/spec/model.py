@@ -1,0 +1,79 @@
+"""The TaskSpec record: one benchmark task, as loaded from `tasks/**/*.json` and validated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+KINDS = ("pr", "synthetic", "mutation")
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a task came from. For PR tasks: the PR; for synthetic: 'authored'; for mutation: the operator."""
+
+    source: str  # "pull-request" | "authored" | "mutation"
+    pr_number: int | None = None
+    url: str = ""
+    merged_at: str = ""
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class SdistPin:
+    """A PyPI release pinned by file name and sha256 (mutation tasks)."""
+
+    name: str
+    version: str
+    filename: str
+    sha256: str
+    index_url: str = "https://pypi.org/simple"
+
+
+@dataclass(frozen=True)
+class MutationSite:
+    """One injected bug: a byte-span replacement in one file of the released tree."""
+
+    file: str
+    function: str
+    operator: str
+    lineno: int
+    col: int
+    start: int
+    end: int
+    original: str
+    replacement: str
+    engine_version: str
+    seed: int
+    index: int
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    task_id: str
+    kind: str
+    repo: str
+    source_files: tuple[str, ...]
+    test_files: tuple[str, ...]
+    fail_to_pass: tuple[str, ...]
+    pass_to_pass: tuple[str, ...]
+    image: str
+    lockfile: str
+    provenance: Provenance
+    base_sha: str = ""
+    fix_sha: str = ""
+    difficulty: str = ""  # synthetic: easy | medium | hard
+    tags: tuple[str, ...] = ()
+    synthetic_dir: str = ""  # synthetic: repo-relative folder holding SPEC.md, initial/, reference/, tests/
+    sdist: SdistPin | None = None
+    mutation: MutationSite | None = None
+    schema_version: int = 1
+    path: str = field(default="", compare=False)  # where it was loaded from (not part of identity)
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def library(self) -> str:
+        """The grouping used for per-library tables and caps: the repo's name, or 'synthetic'."""
+        if self.kind == "synthetic":
+            return "synthetic"
+        return self.repo.rstrip("/").split("/")[-1].removesuffix(".git").lower()

@@ -1,0 +1,24 @@
+"""Helpers shared by tests: running the harness in a child process exactly as this process sees it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Mapping
+
+
+def child_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment for a child `python -m bench…`: this process's import path made explicit, because under
+    a test runner (pex, pytest) the child would not otherwise find `bench` or its dependencies."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in sys.path if p)
+    env.update(extra or {})
+    return env
+
+
+def run_bench(*args: str, cwd: Path, env: Mapping[str, str] | None = None, stdin: str | None = None,
+              timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bench.cli.main", *args], cwd=cwd, capture_output=True,
+                          text=True, env=child_env(env), input=stdin, timeout=timeout)

@@ -1,0 +1,85 @@
+"""End to end: `bench validate` / `bench list` as a user runs them, exit codes and messages included."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bench.spec.validate_test import GOOD_PR
+from bench.testsupport import run_bench
+
+
+def _bench(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    return run_bench(*args, cwd=cwd, env=env)
+
+
+def _tree(root: Path) -> dict:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> Path:
+    (tmp_path / "pants.toml").write_text("")
+    (tmp_path / "tasks" / "click").mkdir(parents=True)
+    (tmp_path / "tasks" / "click" / "click-2345.json").write_text(json.dumps(GOOD_PR))
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "change, kind",
+    [
+        ({"surprise": True}, "unknown_key"),
+        ({"fail_to_pass": "tests/test_basic.py::test_x"}, "string_not_array"),
+        ({"base_sha": "not-a-sha"}, "bad_sha"),
+        ({"source_files": ["/etc/shadow"]}, "absolute_path"),
+        ({"source_files": ["src/../../x.py"]}, "path_outside_repo"),
+        ({"test_files": ["tests/a b.py"]}, "shell_metachar"),
+    ],
+)
+def test_validate_rejects_bad_spec_with_exit_2_and_writes_nothing(checkout: Path, change, kind):
+    bad = checkout / "tasks" / "click" / "click-9.json"
+    bad.write_text(json.dumps({**GOOD_PR, "task_id": "click-9", **change}))
+    before = _tree(checkout)
+    result = _bench("validate", cwd=checkout)
+    assert result.returncode == 2, result.stderr
+    assert f"{kind}:" in result.stderr
+    assert "click-9.json" in result.stderr
+    assert _tree(checkout) == before
+
+
+def test_validate_rejects_duplicate_ids_across_files(checkout: Path):
+    (checkout / "tasks" / "click" / "copy.json").write_text(json.dumps(GOOD_PR))
+    result = _bench("validate", cwd=checkout)
+    assert result.returncode == 2
+    assert "duplicate_id" in result.stderr
+
+
+def test_validate_and_list_on_good_tree(checkout: Path):
+    assert _bench("validate", cwd=checkout).returncode == 0
+    listed = _bench("list", "--json", cwd=checkout)
+    assert listed.returncode == 0
+    assert json.loads(listed.stdout)["task_id"] == "click-2345"
+
+
+def test_unknown_verb_and_bad_selector_are_usage_errors(checkout: Path):
+    assert _bench("frobnicate", cwd=checkout).returncode == 2
+    result = _bench("list", "lib:nothing", cwd=checkout)
+    assert result.returncode == 2
+    assert "matches no task" in result.stderr
+
+
+def test_outside_a_checkout_is_a_usage_error(tmp_path: Path):
+    result = _bench("list", cwd=tmp_path, env={"BENCH_ROOT": ""})
+    assert result.returncode == 2
+    assert "BENCH_ROOT" in result.stderr
+
+
+def test_committed_task_specs_all_validate():
+    from bench.spec.load import discover, load_all
+    from bench.variables import find_root
+
+    specs = load_all(discover(find_root()))
+    assert len({s.task_id for s in specs}) == len(specs)
