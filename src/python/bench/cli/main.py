@@ -17,6 +17,7 @@ from bench.errors import EXIT_INFRA, EXIT_USAGE, BenchError
 VERBS = {
     "list": "list_tasks",
     "validate": "validate",
+    "certify": "certify",
 }
 
 EPILOG = """examples:

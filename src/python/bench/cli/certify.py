@@ -1,0 +1,59 @@
+"""`bench certify [SELECTOR]`: run the gate on tasks in their pinned environments (cached by content)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+EPILOG = """examples:
+  bench certify kind:synthetic             certify (or confirm from cache) every synthetic task
+  bench certify click-2345 --k 5           five runs each side
+  bench certify --no-cache 'synthetic.*'   run the tests even when a certificate is cached
+Certificates are written to results/certificates/<task_id>.json. Exit 1 when a task is dropped.
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("certify", help="certify tasks with the gate", epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("selector", nargs="?", default=None)
+    p.add_argument("--k", type=int, default=3, help="runs per side (default 3)")
+    p.add_argument("--sandbox", default=None, help="sandbox backend (default $BENCH_SANDBOX or bwrap)")
+    p.add_argument("--mirror", type=Path, default=None, help="a local bare git mirror of the task's repo")
+    p.add_argument("--no-cache", action="store_true", help="ignore cached certificates")
+    p.add_argument("--spec", type=Path, default=None, help="certify this one spec file (used by the Pants goal)")
+    p.add_argument("--out", type=Path, default=None, help="with --spec: where to write the certificate")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from bench.errors import UsageError
+    from bench.gate.certify import certify
+    from bench.progress import progress
+    from bench.spec.load import discover, load_all, load_spec, select
+    from bench.store.action_cache import write_atomic
+    from bench.variables import find_root, get
+
+    if args.k < 1:
+        raise UsageError("--k must be at least 1")
+    root = find_root()
+    sandbox = args.sandbox or get("BENCH_SANDBOX")
+    specs = (load_spec(args.spec),) if args.spec else select(load_all(discover(root)), args.selector)
+    dropped = cached = 0
+    for spec in progress(specs, desc="certify"):
+        outcome = certify(spec, root, k=args.k, sandbox_name=sandbox, mirror=args.mirror,
+                          use_cache=not args.no_cache)
+        cert = outcome.certificate
+        out = args.out if args.spec and args.out else root / "results" / "certificates" / f"{spec.task_id}.json"
+        write_atomic(out, cert.to_json())
+        cached += outcome.cached
+        dropped += not cert.admitted
+        state = "cached   " if outcome.cached else "certified"
+        sets = cert.sets
+        timing = " ".join(f"{k}={v:.1f}s" for k, v in outcome.seconds.items())
+        print(f"{state} {spec.task_id}: {cert.decision.reason} f2p={len(sets.fail_to_pass)} "
+              f"p2p={len(sets.pass_to_pass)} flaky={len(sets.flaky)} {timing}".rstrip())
+    print(f"{len(specs)} tasks: {len(specs) - dropped} admitted, {dropped} dropped, {cached} from cache",
+          file=sys.stderr)
+    return 1 if dropped else 0

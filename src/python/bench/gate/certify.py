@@ -1,0 +1,210 @@
+"""Certifying one task in its pinned environment: K runs at base (fix's tests overlaid), K with the fix.
+
+The result is a :class:`Certificate`. Its JSON holds no durations, host names or paths, so two clean runs on
+the same image and lock give byte-identical files; timings are returned beside it, unhashed. Certificates
+are cached by the hash of everything that decides them (:func:`certificate_key`): with nothing changed a
+second `bench certify` runs no test.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from bench import __version__
+from bench.gate.sets import Decision, GateSets, RunSummary, decide, derive_sets
+from bench.sandbox.protocol import Limits
+from bench.spec.load import spec_sha256
+from bench.spec.model import TaskSpec
+from bench.store.canonical import canonical_json, sha256_bytes
+
+GATE_VERSION = "gate-v1"
+CERTIFICATE_VERSION = 1
+GATE_LIMITS = Limits(wall_seconds=900.0, memory_bytes=4 << 30, pids=1024, cpus=1.0, output_bytes=2 << 20)
+
+
+@dataclass(frozen=True)
+class Certificate:
+    task_id: str
+    spec_sha256: str
+    k: int
+    image: str
+    image_digest: str
+    lock_sha256: str
+    env_key: str
+    environment: dict  # the environment manifest (interpreter, distributions, versions)
+    harness_version: str
+    gate_version: str
+    runs: tuple[RunSummary, ...]
+    sets: GateSets
+    decision: Decision
+    certificate_version: int = CERTIFICATE_VERSION
+
+    def to_json(self) -> bytes:
+        return canonical_json(asdict(self)) + b"\n"
+
+    @property
+    def sha256(self) -> str:
+        return sha256_bytes(self.to_json())
+
+    @property
+    def admitted(self) -> bool:
+        return self.decision.admitted
+
+
+@dataclass(frozen=True)
+class CertifyOutcome:
+    certificate: Certificate
+    cached: bool
+    seconds: dict  # phase → wall seconds; never hashed
+
+
+def lock_path(spec: TaskSpec, root: Path) -> Path:
+    return root / spec.lockfile
+
+
+def certificate_key(spec: TaskSpec, root: Path, *, k: int, sandbox_name: str) -> dict:
+    """Everything that decides a certificate. The harness commit is deliberately absent: only the gate's
+    semantics (GATE_VERSION, harness version) matter, so unrelated commits do not invalidate the pool."""
+    from bench.environment.image import image_folder, read_pin
+
+    digest, _ = read_pin(image_folder(spec.image, root))
+    return {
+        "spec_sha256": spec_sha256(spec),
+        "task_files_sha256": _task_files_digest(spec, root),
+        "lock_sha256": sha256_bytes(lock_path(spec, root).read_bytes()),
+        "image": spec.image,
+        "image_digest": digest or "",
+        "k": k,
+        "sandbox": sandbox_name,
+        "gate_version": GATE_VERSION,
+        "harness_version": __version__,
+    }
+
+
+def _task_files_digest(spec: TaskSpec, root: Path) -> str:
+    """Synthetic tasks carry their code in the repo: it is an input of the certificate too."""
+    if spec.kind != "synthetic":
+        return ""
+    from bench.source.workspace import tree_digest
+
+    return tree_digest(root / spec.synthetic_dir)
+
+
+def certify(spec: TaskSpec, root: Path, *, k: int = 3, sandbox_name: str = "bwrap", mirror: Path | None = None,
+            use_cache: bool = True, max_targets: int | None = None) -> CertifyOutcome:
+    from bench.store.action_cache import ActionCache
+
+    cache = ActionCache("certificates")
+    key = cache.key(certificate_key(spec, root, k=k, sandbox_name=sandbox_name))
+    if use_cache and (hit := cache.get(key)) is not None:
+        return CertifyOutcome(certificate_from_json(hit), True, {})
+    certificate, seconds = _certify_uncached(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror,
+                                             max_targets=max_targets)
+    cache.put(key, certificate.to_json())
+    return CertifyOutcome(certificate, False, seconds)
+
+
+def _certify_uncached(spec, root, *, k, sandbox_name, mirror, max_targets):
+    from bench.environment.image import ensure_image, unpack_image
+    from bench.environment.venv import ensure_venv
+    from bench.errors import EnvironmentBuildError
+    from bench.sandbox.registry import get_sandbox
+
+    seconds: dict[str, float] = {}
+    started = time.monotonic()
+    image = ensure_image(spec.image, root=root)
+    image_root = unpack_image(image)
+    lock_bytes = lock_path(spec, root).read_bytes()
+    try:
+        environment = ensure_venv(lock_path(spec, root), image, sandbox_name)
+    except EnvironmentBuildError as exc:
+        return _dropped(spec, k, image, lock_bytes, f"install_failed: {str(exc)[:300]}"), seconds
+    seconds["environment"] = time.monotonic() - started
+    sandbox = get_sandbox(sandbox_name)
+    runs: list[RunSummary] = []
+    with tempfile.TemporaryDirectory(prefix="bench-certify-") as scratch:
+        for side in ("base", "fix"):
+            side_started = time.monotonic()
+            try:
+                runs.extend(_run_side(spec, side, Path(scratch), k, environment, sandbox, image, image_root,
+                                      mirror))
+            except EnvironmentBuildError as exc:
+                return _dropped(spec, k, image, lock_bytes, f"install_failed: {str(exc)[:300]}",
+                                environment), seconds
+            seconds[side] = time.monotonic() - side_started
+    sets = derive_sets(runs)
+    claimed = spec.fail_to_pass  # a committed spec must still certify the targets it names
+    decision = decide(runs, sets, claimed_fail_to_pass=claimed, max_targets=max_targets)
+    certificate = Certificate(
+        task_id=spec.task_id, spec_sha256=spec_sha256(spec), k=k, image=spec.image, image_digest=image.digest,
+        lock_sha256=sha256_bytes(lock_bytes), env_key=environment.env_key,
+        environment=_manifest_for_certificate(environment), harness_version=__version__,
+        gate_version=GATE_VERSION, runs=tuple(runs), sets=sets, decision=decision,
+    )
+    return certificate, seconds
+
+
+def _run_side(spec, side, scratch, k, environment, sandbox, image, image_root, mirror) -> list[RunSummary]:
+    from bench.environment.venv import prepare_workspace_env
+    from bench.source.workspace import prepare
+    from bench.verdict.run_tests import run_tests
+
+    workspace = prepare(spec, side, scratch / side / "repo", mirror=mirror)
+    run_env = prepare_workspace_env(workspace.path, environment, overlay_dir=scratch / side / "overlay")
+    summaries = []
+    for index in range(k):
+        run_dir = scratch / side / f"run{index}"
+        shutil.copytree(workspace.path, run_dir, symlinks=True)
+        run = run_tests(sandbox=sandbox, workdir=run_dir, image_root=image_root, image_digest=image.digest,
+                        python=run_env.python, env=run_env.env, mounts=run_env.mounts,
+                        test_files=spec.test_files, limits=GATE_LIMITS)
+        shutil.rmtree(run_dir, ignore_errors=True)
+        summaries.append(summarise(side, index, run))
+    return summaries
+
+
+def summarise(side: str, index: int, run) -> RunSummary:
+    report = run.report
+    results = tuple((o.test_id, o.outcome) for o in report.outcomes) if report else ()
+    collection = tuple(o.test_id for o in report.collection_errors) if report else ()
+    return RunSummary(side, index, run.exit_code, run.timed_out, results, collection, report is not None)
+
+
+def _manifest_for_certificate(environment) -> dict:
+    manifest = environment.manifest.to_dict()
+    manifest.pop("harness_commit", None)  # recorded with timings, not in the hashed certificate
+    return manifest
+
+
+def _dropped(spec, k, image, lock_bytes, reason, environment=None) -> Certificate:
+    return Certificate(
+        task_id=spec.task_id, spec_sha256=spec_sha256(spec), k=k, image=spec.image, image_digest=image.digest,
+        lock_sha256=sha256_bytes(lock_bytes), env_key=environment.env_key if environment else "",
+        environment=_manifest_for_certificate(environment) if environment else {},
+        harness_version=__version__, gate_version=GATE_VERSION, runs=(),
+        sets=GateSets((), (), (), (), ()), decision=Decision(False, reason),
+    )
+
+
+def certificate_from_json(data: bytes) -> Certificate:
+    import json
+
+    raw = json.loads(data)
+    runs = tuple(
+        RunSummary(r["side"], r["index"], r["exit_code"], r["timed_out"],
+                   tuple(tuple(x) for x in r["results"]), tuple(r["collection_errors"]), r["had_report"])
+        for r in raw["runs"]
+    )
+    sets = GateSets(**{name: tuple(values) for name, values in raw["sets"].items()})
+    return Certificate(
+        task_id=raw["task_id"], spec_sha256=raw["spec_sha256"], k=raw["k"], image=raw["image"],
+        image_digest=raw["image_digest"], lock_sha256=raw["lock_sha256"], env_key=raw["env_key"],
+        environment=raw["environment"], harness_version=raw["harness_version"],
+        gate_version=raw["gate_version"], runs=runs, sets=sets, decision=Decision(**raw["decision"]),
+        certificate_version=raw["certificate_version"],
+    )
+

@@ -1,0 +1,1 @@
+"""Persistence: result records (append-only JSONL) and the content-addressed action cache."""

@@ -1,0 +1,49 @@
+"""A content-addressed cache of results: the same inputs (hashed into a key) give the stored bytes back.
+
+The certification gate and deterministic scoring use it, so running them again with nothing changed does no
+work; the Pants goals compute the same key from the same inputs.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from bench.store.canonical import sha256_of
+from bench.variables import cache_dir
+
+
+class ActionCache:
+    def __init__(self, namespace: str, root: Path | None = None) -> None:
+        self.root = (root or cache_dir() / "actions") / namespace
+
+    def key(self, inputs: dict) -> str:
+        return sha256_of(inputs)
+
+    def path_for(self, key: str) -> Path:
+        return self.root / key[:2] / key
+
+    def get(self, key: str) -> bytes | None:
+        path = self.path_for(key)
+        return path.read_bytes() if path.is_file() else None
+
+    def put(self, key: str, data: bytes) -> None:
+        path = self.path_for(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, data)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` so readers see the old content or the new, never a half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,57 @@
+"""From a test run to a verdict, exactly as DESIGN §2 defines the outcomes.
+
+solved       every fail_to_pass test executed and passed (skipped or xfailed is not passed)
+model_miss   the edit applied but a target still fails, or the edit broke collection / the run
+invalid_edit / model_timeout / infrastructure_error are decided before tests run (see bench.score).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bench.spec.model import TaskSpec
+from bench.verdict.run_tests import PYTEST_OK, PYTEST_TESTS_FAILED, TestRun
+
+OUTCOMES = ("solved", "model_miss", "invalid_edit", "model_timeout", "infrastructure_error")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    outcome: str
+    reason: str
+    results: tuple[tuple[str, str], ...]  # (test id, outcome) for the task's target and guard tests
+    still_failing: tuple[str, ...]  # fail_to_pass tests not passed
+    pass_to_pass_broken: tuple[str, ...]
+    exit_code: int | None
+    junit_sha256: str
+    log_sha256: str
+
+    @property
+    def solved(self) -> bool:
+        return self.outcome == "solved"
+
+
+def grade(spec: TaskSpec, run: TestRun) -> Verdict:
+    def verdict(outcome: str, reason: str, results=(), failing=spec.fail_to_pass, broken=()) -> Verdict:
+        return Verdict(outcome, reason, tuple(results), tuple(failing), tuple(broken), run.exit_code,
+                       run.junit_sha256, run.log_sha256)
+
+    if run.timed_out:
+        return verdict("model_miss", "tests timed out")
+    if run.oom_killed:
+        return verdict("model_miss", "tests ran out of memory")
+    if run.report is None:
+        return verdict("model_miss", f"no test report (pytest exit {run.exit_code}): collection or run broken")
+    by_id = run.report.by_id()
+    watched = spec.fail_to_pass + spec.pass_to_pass
+    results = tuple((t, by_id[t].outcome if t in by_id else "missing") for t in watched)
+    failing = tuple(t for t in spec.fail_to_pass if t not in by_id or by_id[t].outcome != "passed")
+    broken = tuple(t for t in spec.pass_to_pass if t not in by_id or by_id[t].outcome != "passed")
+    if run.exit_code not in (PYTEST_OK, PYTEST_TESTS_FAILED):
+        return verdict("model_miss", f"pytest exit {run.exit_code}", results, spec.fail_to_pass, broken)
+    if failing:
+        missing = sum(1 for t in failing if t not in by_id)
+        why = f"{len(failing)} of {len(spec.fail_to_pass)} target tests not passed"
+        return verdict("model_miss", why + (f" ({missing} not executed)" if missing else ""), results, failing,
+                       broken)
+    return verdict("solved", "all target tests passed", results, (), broken)
