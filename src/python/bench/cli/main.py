@@ -18,6 +18,13 @@ VERBS = {
     "list": "list_tasks",
     "validate": "validate",
     "certify": "certify",
+    "score": "score",
+    "prompt": "prompt",
+    "check": "check",
+    "verify": "verify",
+    "admit": "admit",
+    "lock": "lock",
+    "pool": "pool",
 }
 
 EPILOG = """examples:

@@ -18,7 +18,6 @@ from pathlib import Path
 from bench.errors import SpecError
 from bench.source._git import git
 from bench.spec.model import TaskSpec
-from bench.variables import cache_dir
 
 SIDES = ("base", "fix")
 # Files that could tell the model what the original code was, or make stale code run.
@@ -42,26 +41,27 @@ def prepare(spec: TaskSpec, side: str, dest: Path, *, mirror: Path | None = None
     dest.mkdir(parents=True)
     if spec.kind == "mutation":
         version = _prepare_mutation(spec, side, dest)
+    elif spec.kind == "synthetic":
+        version = _prepare_synthetic(spec, side, dest)
     else:
-        git_dir, base_sha, fix_sha = _git_source(spec, mirror)
-        version = _prepare_from_git(spec, side, dest, git_dir, base_sha, fix_sha)
+        from bench.source.git import ensure_cache
+
+        origin = ensure_cache(spec, mirror=mirror)
+        version = _prepare_from_git(spec, side, dest, origin.cache, spec.base_sha, spec.fix_sha)
     _scrub(dest)
     _snapshot(dest)
     return Workspace(spec.task_id, side, dest, version, tree_digest(dest))
 
 
-def _git_source(spec: TaskSpec, mirror: Path | None) -> tuple[Path, str, str]:
-    if spec.kind == "synthetic":
-        from bench.source.synthetic import materialise
+def _prepare_synthetic(spec: TaskSpec, side: str, dest: Path) -> str:
+    """Synthetic tasks are materialised afresh (two commits, deterministic) and exported like a real repo."""
+    import tempfile
 
-        files_key = hashlib.sha256(spec.task_id.encode()).hexdigest()[:16]
-        repo = cache_dir() / "synthetic" / f"{spec.task_id}-{files_key}"
-        made = materialise(spec, repo)
-        return made.repo_path / ".git", made.base_sha, made.fix_sha
-    from bench.source.git import ensure_cache
+    from bench.source.synthetic import materialise
 
-    origin = ensure_cache(spec, mirror=mirror)
-    return origin.cache, spec.base_sha, spec.fix_sha
+    with tempfile.TemporaryDirectory(prefix="bench-synthetic-") as scratch:
+        made = materialise(spec, Path(scratch) / "repo")
+        return _prepare_from_git(spec, side, dest, made.repo_path / ".git", made.base_sha, made.fix_sha)
 
 
 def _prepare_from_git(spec: TaskSpec, side: str, dest: Path, git_dir: Path, base: str, fix: str) -> str:

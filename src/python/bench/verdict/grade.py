@@ -25,6 +25,8 @@ class Verdict:
     exit_code: int | None
     junit_sha256: str
     log_sha256: str
+    # (test id, outcome, message, failure text) of what did not pass: the material for feedback
+    failures: tuple[tuple[str, str, str, str], ...] = ()
 
     @property
     def solved(self) -> bool:
@@ -34,7 +36,7 @@ class Verdict:
 def grade(spec: TaskSpec, run: TestRun) -> Verdict:
     def verdict(outcome: str, reason: str, results=(), failing=spec.fail_to_pass, broken=()) -> Verdict:
         return Verdict(outcome, reason, tuple(results), tuple(failing), tuple(broken), run.exit_code,
-                       run.junit_sha256, run.log_sha256)
+                       run.junit_sha256, run.log_sha256, _failures(run, set(failing) | set(broken)))
 
     if run.timed_out:
         return verdict("model_miss", "tests timed out")
@@ -55,3 +57,11 @@ def grade(spec: TaskSpec, run: TestRun) -> Verdict:
         return verdict("model_miss", why + (f" ({missing} not executed)" if missing else ""), results, failing,
                        broken)
     return verdict("solved", "all target tests passed", results, (), broken)
+
+
+def _failures(run: TestRun, wanted: set[str]) -> tuple[tuple[str, str, str, str], ...]:
+    if run.report is None:
+        return (("<run>", "error", f"pytest exit {run.exit_code}", run.log_tail),) if run.log_tail else ()
+    found = [(o.test_id, o.outcome, o.message, o.detail) for o in run.report.outcomes if o.test_id in wanted]
+    found += [(o.test_id, o.outcome, o.message, o.detail) for o in run.report.collection_errors]
+    return tuple(found)

@@ -1,0 +1,91 @@
+"""`bench check TASK < edit`: judge an edit from any worker: SOLVED | FAILED | NO_EDIT_APPLIED.
+
+The task's workspace is kept between calls (under the cache), so repeated checks skip all set-up and only copy
+the pristine tree, apply the edit and run the tests in the sandbox.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+EPILOG = """examples:
+  bench prompt synthetic.interval_merge > prompt.txt
+  my-agent < prompt.txt | bench check synthetic.interval_merge
+  bench check synthetic.interval_merge --diff < fix.patch      a unified diff instead of SEARCH/REPLACE
+Exit 0 when SOLVED, 1 when FAILED or NO_EDIT_APPLIED.
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("check", help="judge an edit read from stdin", epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("task", help="task id")
+    p.add_argument("--diff", action="store_true", help="stdin is a unified diff")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--sandbox", default=None)
+    p.add_argument("--mirror", default=None)
+    p.set_defaults(run=run)
+
+
+def persistent_task(args):
+    from bench.errors import UsageError
+    from bench.score.task_env import prepare_task
+    from bench.spec.load import discover, load_all
+    from bench.variables import cache_dir, find_root, get
+
+    root = find_root()
+    specs = {s.task_id: s for s in load_all(discover(root))}
+    if args.task not in specs:
+        raise UsageError(f"no task {args.task!r} (see `bench list`)")
+    return prepare_task(specs[args.task], root, cache_dir() / "workspaces",
+                        sandbox_name=args.sandbox or get("BENCH_SANDBOX"),
+                        mirror=Path(args.mirror) if args.mirror else None, reuse=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+    import shutil
+    import tempfile
+
+    from bench.errors import EditError
+    from bench.score.evaluate import judge, source_snapshot
+
+    task = persistent_task(args)
+    text = sys.stdin.read()
+    with tempfile.TemporaryDirectory(prefix="bench-check-") as scratch:
+        tree = Path(scratch) / "tree"
+        shutil.copytree(task.pristine, tree, symlinks=True)
+        try:
+            _apply(tree, text, task.spec.source_files, args.diff)
+        except EditError as exc:
+            return _report(args, "NO_EDIT_APPLIED", {"reason": exc.reason, "detail": str(exc)})
+        verdict = judge(task, tree, source_snapshot(tree, task.spec.source_files))
+    status = "SOLVED" if verdict.solved else "FAILED"
+    return _report(args, status, {"reason": verdict.reason, "still_failing": list(verdict.still_failing),
+                                  "pass_to_pass_broken": list(verdict.pass_to_pass_broken)})
+
+
+def _apply(tree: Path, text: str, allowed, as_diff: bool) -> None:
+    if as_diff:
+        from bench.attempt.unified_diff import apply_unified_diff
+
+        apply_unified_diff(tree, text, allowed)
+    else:
+        from bench.score.evaluate import apply_reply
+
+        apply_reply(tree, text, allowed)
+
+
+def _report(args, status: str, details: dict) -> int:
+    import json
+
+    if args.json:
+        print(json.dumps({"status": status, **details}, sort_keys=True))
+    else:
+        print(status)
+        for key, value in details.items():
+            if value:
+                print(f"  {key}: {value if not isinstance(value, list) else ', '.join(value)}")
+    return 0 if status == "SOLVED" else 1

@@ -1,0 +1,74 @@
+"""`bench pool stats | sync-build`: what the task pool holds, and its Pants targets."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter, defaultdict
+
+EPILOG = """examples:
+  bench pool stats              per-library admitted counts, drop reasons, the pool's digest
+  bench pool stats --json
+  bench pool sync-build         regenerate tasks/*/BUILD (one bench_task target per spec)
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("pool", help="pool statistics and Pants targets", epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("action", choices=("stats", "sync-build"))
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from bench.spec.load import discover, load_all
+    from bench.variables import find_root
+
+    root = find_root()
+    specs = load_all(discover(root))
+    if args.action == "sync-build":
+        from bench.gate.pants_targets import sync
+
+        for path in sync(specs):
+            print(f"wrote {path.relative_to(root)}")
+        return 0
+    stats = pool_stats(specs, root)
+    if args.json:
+        print(json.dumps(stats, indent=2, sort_keys=True))
+        return 0
+    print(f"{'library':<24} {'kind':<10} {'admitted':>8} {'dropped':>8}  drop reasons")
+    for row in stats["libraries"]:
+        reasons = ", ".join(f"{r}={n}" for r, n in sorted(row["drop_reasons"].items()))
+        print(f"{row['library']:<24} {row['kind']:<10} {row['admitted']:>8} {row['dropped']:>8}  {reasons}")
+    print(f"total: {stats['admitted']} admitted tasks from {stats['library_count']} libraries "
+          f"({stats['by_kind']}); {stats['dropped']} dropped")
+    print(f"pool digest: {stats['digest']}")
+    return 0
+
+
+def pool_stats(specs, root) -> dict:
+    from bench.spec.load import spec_sha256
+    from bench.store.canonical import sha256_of
+
+    admitted = Counter((s.library, s.kind) for s in specs)
+    drops: dict = defaultdict(Counter)
+    for path in sorted((root / "tasks" / "_dropped").glob("*.json")):
+        data = json.loads(path.read_text())
+        candidate = data.get("candidate", {})
+        library = candidate.get("repo", "?").rstrip("/").split("/")[-1].lower()
+        if candidate.get("kind") == "synthetic":
+            library = "synthetic"
+        drops[(library, candidate.get("kind", "?"))][data.get("reason", "?").split(":")[0]] += 1
+    rows = []
+    for key in sorted(set(admitted) | set(drops)):
+        rows.append({"library": key[0], "kind": key[1], "admitted": admitted.get(key, 0),
+                     "dropped": sum(drops[key].values()), "drop_reasons": dict(drops[key])})
+    return {
+        "libraries": rows,
+        "admitted": len(specs),
+        "dropped": sum(sum(c.values()) for c in drops.values()),
+        "library_count": len({s.library for s in specs if s.kind != "synthetic"}),
+        "by_kind": dict(sorted(Counter(s.kind for s in specs).items())),
+        "digest": sha256_of(sorted([s.task_id, spec_sha256(s)] for s in specs)),
+    }

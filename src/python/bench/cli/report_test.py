@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from bench.cli import report
+from bench.errors import CheckFailed, UsageError
+from bench.report.synthetic import synthetic_records
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="bench")
+    report.add_parser(parser.add_subparsers(dest="verb"))
+    return parser.parse_args(argv)
+
+
+def write_results(path, records) -> None:
+    path.write_text("".join(json.dumps(record) + "\n" for record in records) + "\n")
+
+
+def test_report_verb_writes_into_out_dir_and_prints_paths(tmp_path, capsys):
+    results = tmp_path / "run.jsonl"
+    write_results(results, synthetic_records(seed=1, tasks=6))
+    args = parse(["report", str(results), "--out", str(tmp_path / "out")])
+    assert args.run(args) == 0
+    printed = capsys.readouterr()
+    lines = printed.out.splitlines()
+    assert lines[:2] == [str(tmp_path / "out" / "report.md"), str(tmp_path / "out" / "report.html")]
+    assert all((tmp_path / "out" / line.rsplit("/", 1)[-1]).exists() for line in lines)
+    assert len(lines) == 6  # md, html, four PNGs
+    assert "report: 37 records" in printed.err  # 6 tasks × (3 loops + 3 attempts) + 1 certificate
+
+
+def test_report_verb_defaults_to_a_directory_beside_the_results(tmp_path, capsys):
+    results = tmp_path / "run.jsonl"
+    write_results(results, [{"kind": "attempt", "task_id": "t", "model": "m", "outcome": "solved"}])
+    args = parse(["report", str(results)])
+    assert args.run(args) == 0
+    assert (tmp_path / "run-report" / "report.html").is_file()
+
+
+def test_report_verb_missing_results_is_a_usage_error(tmp_path):
+    args = parse(["report", str(tmp_path / "absent.jsonl")])
+    with pytest.raises(UsageError, match="results file not found"):
+        args.run(args)
+
+
+def test_report_verb_names_the_line_of_invalid_json(tmp_path):
+    results = tmp_path / "run.jsonl"
+    results.write_text('{"kind": "certificate"}\n\n{not json\n')
+    args = parse(["report", str(results)])
+    with pytest.raises(CheckFailed, match=r"run.jsonl:3: not valid JSON"):
+        args.run(args)
+
+
+def test_report_help_shows_an_example():
+    parser = argparse.ArgumentParser(prog="bench")
+    sub = report.add_parser(parser.add_subparsers(dest="verb"))
+    assert "bench report results/run.jsonl --out results/run-report" in sub.format_help()

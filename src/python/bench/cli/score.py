@@ -1,0 +1,111 @@
+"""`bench score`: score a model on certified tasks — single attempts, samples, or repair loops."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+EPILOG = """examples:
+  bench score --model scripted                 the deterministic convergence study (both conditions, 5 turns,
+                                               every synthetic task) → results/study/scripted/ + report
+  bench score --model repairer --turns 5 --both-conditions --tasks kind:synthetic
+  bench score --model openai/gpt-5-mini --tasks lib:click --samples 5 --workers 4
+  bench score --model llamacpp/smollm2 --turns 4 --both-conditions --resample
+  bench score --predictions preds.jsonl        score SWE-bench-style predictions (instance_id, model_patch)
+A run resumes by default: units already in <out>/records.jsonl are skipped (--no-resume starts over).
+"""
+
+STUDY_DEFAULTS = {"turns": 5, "conditions": ("full", "count-only"), "tasks": "kind:synthetic"}
+DEFAULT_NAMES = {"scripted": "study", "repairer": "ast"}
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("score", help="score a model", epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--model", help="provider/name, e.g. scripted, repairer/ast, openai/gpt-5-mini")
+    p.add_argument("--tasks", default=None, help="task selector (default: every task; the study: kind:synthetic)")
+    p.add_argument("--samples", type=int, default=1, help="independent draws per task (pass@k)")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--out", type=Path, default=None, help="results folder")
+    p.add_argument("--turns", type=int, default=None, help="repair-loop budget K (default: single attempt)")
+    p.add_argument("--condition", choices=("full", "count-only"), default="full")
+    p.add_argument("--both-conditions", action="store_true", help="run the full and count-only conditions")
+    p.add_argument("--resample", action="store_true", help="also best-of-K independent draws (no feedback)")
+    p.add_argument("--controller", default=None, help="a model that returns guidance (never code) each turn")
+    p.add_argument("--controller-stateful", action="store_true", help="the controller sees the whole trajectory")
+    p.add_argument("--temperature", type=float, default=0.0)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-tokens", type=int, default=2048)
+    p.add_argument("--reasoning-budget", type=int, default=None)
+    p.add_argument("--context-size", type=int, default=None)
+    p.add_argument("--thinking", choices=("on", "off"), default=None)
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds per model call")
+    p.add_argument("--no-resume", action="store_true", help="discard earlier records in --out")
+    p.add_argument("--retry-errors", action="store_true", help="re-run units recorded as infrastructure_error")
+    p.add_argument("--no-cache", action="store_true", help="do not reuse cached verdicts")
+    p.add_argument("--no-report", action="store_true", help="do not build the report")
+    p.add_argument("--sandbox", default=None, help="bwrap (default) or docker")
+    p.add_argument("--mirror", type=Path, default=None, help="local git mirror for PR tasks")
+    p.add_argument("--predictions", type=Path, default=None, help="JSONL of {instance_id, model_patch}")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from bench.errors import UsageError
+
+    if args.predictions:
+        from bench.cli.predictions import score_predictions
+
+        return score_predictions(args)
+    if not args.model:
+        raise UsageError("--model is required (e.g. --model scripted)")
+    model_id = args.model if "/" in args.model else f"{args.model}/{DEFAULT_NAMES.get(args.model, args.model)}"
+    study = model_id.startswith("scripted/") and args.turns is None
+    turns = STUDY_DEFAULTS["turns"] if study else (args.turns or 0)
+    conditions = STUDY_DEFAULTS["conditions"] if (study or args.both_conditions) else (args.condition,)
+    selector = args.tasks or (STUDY_DEFAULTS["tasks"] if study else None)
+    if args.samples < 1 or args.workers < 1 or turns < 0:
+        raise UsageError("--samples, --workers and --turns must be positive")
+    return _run(args, model_id, turns, conditions, selector)
+
+
+def _run(args, model_id: str, turns: int, conditions, selector) -> int:
+    import shutil
+
+    from bench.model.protocol import ModelParams
+    from bench.progress import Bar
+    from bench.score.runner import RunPlan, run
+    from bench.score.summary import summary_lines
+    from bench.spec.load import discover, load_all, select
+    from bench.variables import find_root, get
+
+    root = find_root()
+    specs = select(load_all(discover(root)), selector)
+    out = args.out or root / "results" / ("study" if turns else "runs") / model_id.replace("/", "-")
+    if args.no_resume and out.exists():
+        shutil.rmtree(out)
+    params = ModelParams(temperature=args.temperature, seed=args.seed, max_tokens=args.max_tokens,
+                         reasoning_budget=args.reasoning_budget, context_size=args.context_size,
+                         thinking=None if args.thinking is None else args.thinking == "on",
+                         timeout_seconds=args.timeout)
+    plan = RunPlan(model_id=model_id, specs=specs, out_dir=out, root=root, params=params, samples=args.samples,
+                   turns=turns, conditions=tuple(conditions), resample=args.resample, workers=args.workers,
+                   sandbox_name=args.sandbox or get("BENCH_SANDBOX"), mirror=args.mirror,
+                   controller_id=args.controller, controller_stateful=args.controller_stateful,
+                   use_cache=not args.no_cache, retry_errors=args.retry_errors)
+    from bench.score.runner import plan_units
+
+    bar = Bar(len(plan_units(plan)), desc=f"score {model_id}")
+    result = run(plan, on_done=lambda record: bar.update(1, last=record.get("outcome", "")))
+    bar.close()
+    print(f"{model_id}: {len(result.records)} units ({result.ran} run now, {result.skipped} resumed) → "
+          f"{result.results_path}")
+    for line in summary_lines(result.records):
+        print(line)
+    if not args.no_report and result.records:
+        from bench.report.build import build_report
+
+        paths = build_report(list(result.records), out / "report")
+        print(f"report: {paths.md} {paths.html}", file=sys.stderr)
+    return 0

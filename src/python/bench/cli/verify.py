@@ -1,0 +1,73 @@
+"""`bench verify RESULTS`: recompute deterministic records from their inputs; check hashes of the others."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+EPILOG = """examples:
+  bench verify results/study/scripted-study/results.jsonl     re-run every unit and compare field by field
+  bench verify results/runs/openai-gpt-5-mini/results.jsonl    check prompt/response hashes against the store
+  bench verify results/certificates/                           re-certify and compare certificates byte for byte
+Ends with `N identical, M different`; exit 1 when anything differs.
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("verify", help="recompute results and compare", epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("results", type=Path, help="a results.jsonl, or a folder of certificates")
+    p.add_argument("--sandbox", default=None)
+    p.add_argument("--workers", type=int, default=2)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from bench.errors import CheckFailed, UsageError
+    from bench.store.records import read_records
+    from bench.store.verify import DETERMINISTIC_PROVIDERS, check_stored_hashes, recompute
+    from bench.variables import find_root, get
+
+    root = find_root()
+    sandbox = args.sandbox or get("BENCH_SANDBOX")
+    if args.results.is_dir() and not (args.results / "results.jsonl").exists():
+        checks = _verify_certificates(args.results, root, sandbox)
+    else:
+        path = args.results / "results.jsonl" if args.results.is_dir() else args.results
+        if not path.is_file():
+            raise UsageError(f"no results file at {path}")
+        records = read_records(path)
+        deterministic = [r for r in records if r["model"].split("/", 1)[0] in DETERMINISTIC_PROVIDERS]
+        others = [r for r in records if r not in deterministic]
+        checks = recompute(deterministic, root, sandbox_name=sandbox, workers=args.workers) if deterministic else []
+        checks += check_stored_hashes(others, path.parent / "store")
+    for check in checks:
+        print(f"{check.status:<10} {check.unit} {check.detail}".rstrip())
+    good = sum(c.status in ("identical", "ok") for c in checks)
+    print(f"{good} identical, {len(checks) - good} different")
+    if good != len(checks):
+        raise CheckFailed(f"{len(checks) - good} record(s) did not verify")
+    return 0
+
+
+def _verify_certificates(folder: Path, root: Path, sandbox: str):
+    from bench.gate.certify import certify
+    from bench.spec.load import discover, load_all
+    from bench.store.verify import Check, first_difference
+
+    import json
+
+    specs = {s.task_id: s for s in load_all(discover(root))}
+    checks = []
+    for path in sorted(folder.glob("*.json")):
+        stored = path.read_bytes()
+        task_id = json.loads(stored)["task_id"]
+        if task_id not in specs:
+            checks.append(Check(task_id, "different", "task no longer exists"))
+            continue
+        fresh = certify(specs[task_id], root, k=json.loads(stored)["k"], sandbox_name=sandbox, use_cache=False)
+        again = fresh.certificate.to_json()
+        where = first_difference(json.loads(stored), json.loads(again))
+        checks.append(Check(task_id, "identical" if stored == again else "different",
+                            f"first difference at {where}" if stored != again else ""))
+    return checks

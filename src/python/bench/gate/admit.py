@@ -1,0 +1,112 @@
+"""Admission: validate a candidate, lock its environment, certify it, and only then add it to the pool.
+
+Admitted: the spec (with the gate's fail_to_pass / pass_to_pass) goes to `tasks/<group>/<task_id>.json`, the
+lock to `lockfiles/tasks/`, the certificate to `results/certificates/`, and the folder's BUILD file gains the
+task's target. Dropped: the candidate and the reason go to `tasks/_dropped/<task_id>.json`. A candidate whose
+fix or whose fail_to_pass set equals an admitted task of the same repository is a duplicate and is dropped
+with a pointer to the kept one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.gate.certify import Certificate, certify
+from bench.spec.load import discover, load_all, spec_from_document
+from bench.spec.model import TaskSpec
+from bench.store.action_cache import write_atomic
+
+
+
+@dataclass(frozen=True)
+class Admission:
+    task_id: str
+    admitted: bool
+    reason: str
+    spec_path: Path | None
+    certificate: Certificate | None
+
+
+def group_of(spec: TaskSpec) -> str:
+    if spec.kind == "synthetic":
+        return "synthetic"
+    if spec.kind == "mutation":
+        return f"mutation-{spec.library.split('==')[0].removeprefix('pypi:')}"
+    return spec.library
+
+
+def lock_candidate(spec: TaskSpec, root: Path, *, sandbox_name: str, mirror: Path | None) -> Path:
+    """Resolve the candidate's test dependencies at base inside the sandbox and write its lock."""
+    import tempfile
+
+    from bench.environment.image import ensure_image
+    from bench.environment.lock import resolve_lock, write_lock
+    from bench.source.workspace import prepare
+
+    image = ensure_image(spec.image, root=root)
+    with tempfile.TemporaryDirectory(prefix="bench-admit-") as scratch:
+        workspace = prepare(spec, "base", Path(scratch) / "repo", mirror=mirror)
+        result = resolve_lock(workspace.path, image=image, sandbox_name=sandbox_name,
+                              cutoff=spec.provenance.merged_at or None)
+    return write_lock(_lock_name(spec), result.text, root=root)
+
+
+def _lock_name(spec: TaskSpec) -> str:
+    return Path(spec.lockfile).stem
+
+
+def admit(candidate: dict, root: Path, *, k: int = 3, sandbox_name: str = "bwrap", mirror: Path | None = None,
+          relock: bool = True, max_targets: int | None = None) -> Admission:
+    spec = spec_from_document(candidate, path=str(root / "tasks" / "_candidates" / f"{candidate['task_id']}.json"))
+    if relock or not (root / spec.lockfile).exists():
+        lock_candidate(spec, root, sandbox_name=sandbox_name, mirror=mirror)
+    outcome = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
+    cert = outcome.certificate
+    reason = cert.decision.reason
+    if cert.admitted:
+        duplicate = find_duplicate(spec, cert, root)
+        if duplicate:
+            reason = f"duplicate_of:{duplicate}"
+    if not cert.admitted or reason.startswith("duplicate_of"):
+        record_drop(candidate, reason, root)
+        return Admission(spec.task_id, False, reason, None, cert)
+    doc = dict(candidate, fail_to_pass=list(cert.sets.fail_to_pass), pass_to_pass=list(cert.sets.pass_to_pass))
+    final = spec_from_document(doc)  # the admitted spec must itself validate
+    path = root / "tasks" / group_of(final) / f"{final.task_id}.json"
+    write_atomic(path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
+    write_atomic(root / "results" / "certificates" / f"{final.task_id}.json", cert.to_json())
+    _sync_build(root)
+    return Admission(final.task_id, True, "admitted", path, cert)
+
+
+def find_duplicate(spec: TaskSpec, cert: Certificate, root: Path) -> str | None:
+    """The task id of an admitted task of the same repo with the same fix commit or the same target tests."""
+    for other in load_all(discover(root)):
+        if other.task_id == spec.task_id or other.repo != spec.repo:
+            continue
+        same_fix = bool(spec.fix_sha) and other.fix_sha == spec.fix_sha
+        same_mutation = spec.mutation is not None and other.mutation is not None and \
+            (other.mutation.file, other.mutation.start, other.mutation.replacement) == \
+            (spec.mutation.file, spec.mutation.start, spec.mutation.replacement)
+        same_targets = set(other.fail_to_pass) == set(cert.sets.fail_to_pass)
+        if same_fix or same_mutation or same_targets:
+            return other.task_id
+    return None
+
+
+def record_drop(candidate: dict, reason: str, root: Path) -> Path:
+    path = root / "tasks" / "_dropped" / f"{candidate['task_id']}.json"
+    write_atomic(path, (json.dumps({"reason": reason, "candidate": candidate}, indent=2, sort_keys=True)
+                        + "\n").encode())
+    return path
+
+
+def _sync_build(root: Path) -> None:
+    from bench.gate.pants_targets import sync
+
+    sync(load_all(discover(root)))
+
+
+

@@ -1,0 +1,125 @@
+"""The repair loop: generate → verify → feed back → repair, for one task, one condition, one sample.
+
+The conversation is kept across turns and edits are cumulative: each turn's edits apply to the tree as the
+previous turn left it (an invalid edit leaves it unchanged). After a failed turn the harness feeds back either
+the failing tests and their error text (``full``) or only how many fail (``count-only``). An optional
+controller model reads each failed attempt and returns guidance — never code — which is added to the feedback.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.attempt.prompt import build_prompt, feedback_message
+from bench.loop.convergence import Trajectory, Turn, classify
+from bench.model.protocol import Message, ModelParams, RequestContext
+from bench.score.attempt import call_model, response_fields, store_text
+from bench.score.evaluate import evaluate, source_snapshot
+from bench.score.task_env import PreparedTask
+
+CONTROLLER_SYSTEM = (
+    "You supervise a programmer who is fixing a bug. You see their last edit and the test results. Reply with "
+    "at most five sentences of guidance about what is wrong and where to look. Never write code."
+)
+_CODE = re.compile(r"```.*?```|<<<<<<<.*?>>>>>>>[^\n]*", re.S)
+
+
+@dataclass(frozen=True)
+class LoopConfig:
+    budget: int
+    condition: str  # "full" | "count-only"
+    controller: object | None = None  # a Model, or None
+    controller_stateful: bool = False
+
+
+def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig, *, sample: int,
+             store_dir: Path | None, cache=None) -> tuple[dict, dict]:
+    """Run one trajectory; returns (record fields, timings)."""
+    spec = task.spec
+    prompt = build_prompt(spec, task.pristine, spec_text=task.spec_text)
+    if store_dir is not None:
+        from bench.score.attempt import _messages_text
+
+        store_text(store_dir, prompt.sha256, _messages_text(prompt.messages))
+    base_files = source_snapshot(task.pristine, spec.source_files)
+    messages = list(prompt.messages)
+    controller_log: list[Message] = [Message("system", CONTROLLER_SYSTEM)]
+    turns, records, timings = [], [], {"model_seconds": 0.0, "verdict_seconds": 0.0}
+    feedback = ""
+    with tempfile.TemporaryDirectory(prefix="bench-loop-") as scratch:
+        tree = Path(scratch) / "tree"
+        shutil.copytree(task.pristine, tree, symlinks=True)
+        for index in range(1, config.budget + 1):
+            context = RequestContext(task_id=spec.task_id, turn=index, sample=sample, condition=config.condition,
+                                     source_files=source_snapshot(tree, spec.source_files), feedback=feedback,
+                                     base_files=base_files)
+            call = call_model(model, tuple(messages), params, context)
+            timings["model_seconds"] += call.seconds
+            if call.completion is None:
+                records.append({"turn": index, "outcome": call.outcome, "reason": call.error, "signature": "",
+                                "candidate_digest": "", "compiles": True, "failing": [],
+                                "worker_tokens": 0, "controller_tokens": 0})
+                turns.append(Turn(index, "", "", False, True))
+                if call.outcome == "infrastructure_error":
+                    break
+                continue
+            started = time.monotonic()
+            evaluation = evaluate(task, tree, call.completion.text, cache=cache)
+            timings["verdict_seconds"] += time.monotonic() - started
+            turn = Turn(index, evaluation.candidate_digest, evaluation.signature, evaluation.outcome == "solved",
+                        evaluation.compiles)
+            turns.append(turn)
+            response = response_fields(call.completion, store_dir)
+            feedback = evaluation.feedback_full if config.condition == "full" else evaluation.feedback_count
+            guidance, controller_tokens = "", 0
+            if not turn.solved and config.controller is not None and index < config.budget:
+                guidance, controller_tokens = _guidance(config, controller_log, call.completion.text, feedback,
+                                                        params, spec.task_id, index, sample)
+            records.append({
+                "turn": index, "outcome": evaluation.outcome, "reason": evaluation.reason,
+                "signature": evaluation.signature, "candidate_digest": evaluation.candidate_digest,
+                "compiles": evaluation.compiles, "failing": list(evaluation.failing),
+                "response_sha256": response["response_sha256"], "edited_files": list(evaluation.edited_files),
+                "worker_tokens": response["usage"]["prompt_tokens"] + response["usage"]["completion_tokens"],
+                "controller_tokens": controller_tokens, "guidance": guidance,
+            })
+            if turn.solved:
+                break
+            messages.append(Message("assistant", call.completion.text))
+            text = feedback + (f"\n\nGuidance from a reviewer:\n{guidance}" if guidance else "")
+            messages.append(feedback_message(text, current_files=source_snapshot(tree, spec.source_files)))
+    classification = classify(Trajectory(spec.task_id, config.condition, tuple(turns), config.budget))
+    fields = {
+        "prompt_sha256": prompt.sha256, "budget": config.budget, "turns": records,
+        "class": classification.outcome.value, "class_reason": classification.reason,
+        "first_solved_turn": classification.first_solved_turn,
+        "outcome": "solved" if classification.first_solved_turn else _final_outcome(records),
+    }
+    return fields, timings
+
+
+def _final_outcome(records: list[dict]) -> str:
+    outcomes = [r["outcome"] for r in records]
+    if "infrastructure_error" in outcomes:
+        return "infrastructure_error"
+    return outcomes[-1] if outcomes else "model_miss"
+
+
+def _guidance(config: LoopConfig, log: list[Message], reply: str, feedback: str, params, task_id, index, sample):
+    """Ask the controller for guidance on the failed attempt; code in its answer is removed."""
+    observation = Message("user", f"Their edit:\n{reply}\n\nTest results:\n{feedback}")
+    conversation = (*log, observation) if config.controller_stateful else (log[0], observation)
+    context = RequestContext(task_id=task_id, turn=index, sample=sample, condition="controller")
+    call = call_model(config.controller, tuple(conversation), params, context)
+    if call.completion is None:
+        return "", 0
+    guidance = _CODE.sub("[code removed]", call.completion.text).strip()[:1500]
+    if config.controller_stateful:
+        log.extend([observation, Message("assistant", guidance)])
+    usage = call.completion
+    return guidance, usage.prompt_tokens + usage.completion_tokens

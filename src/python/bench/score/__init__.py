@@ -1,0 +1,1 @@
+"""Scoring: a model's edits applied to a certified task and judged by the task's tests in the sandbox."""

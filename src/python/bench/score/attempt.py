@@ -1,0 +1,98 @@
+"""One attempt: prompt → model → edits → tests → verdict, with every failure mode mapped to an outcome."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.errors import EndpointError, EndpointTimeout
+from bench.model.protocol import Completion, Message, ModelParams, RequestContext
+from bench.score.evaluate import Evaluation, evaluate, source_snapshot
+from bench.score.task_env import PreparedTask
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    completion: Completion | None
+    outcome: str  # "" when the model answered; "model_timeout" | "infrastructure_error" otherwise
+    error: str
+    seconds: float
+
+
+def call_model(model, messages: tuple[Message, ...], params: ModelParams, context: RequestContext) -> ModelCall:
+    started = time.monotonic()
+    try:
+        completion = model.complete(messages, params, context)
+    except EndpointTimeout as exc:
+        return ModelCall(None, "model_timeout", str(exc), time.monotonic() - started)
+    except EndpointError as exc:
+        return ModelCall(None, "infrastructure_error", str(exc), time.monotonic() - started)
+    return ModelCall(completion, "", "", time.monotonic() - started)
+
+
+def single_attempt(task: PreparedTask, model, params: ModelParams, *, sample: int, store_dir: Path | None,
+                   cache=None) -> tuple[dict, dict]:
+    """Run one attempt; returns (record fields, timings)."""
+    from bench.attempt.prompt import build_prompt
+
+    prompt = build_prompt(task.spec, task.pristine, spec_text=task.spec_text)
+    context = RequestContext(task_id=task.spec.task_id, sample=sample, condition="single",
+                             source_files=source_snapshot(task.pristine, task.spec.source_files),
+                             base_files=source_snapshot(task.pristine, task.spec.source_files))
+    call = call_model(model, prompt.messages, params, context)
+    fields = {"prompt_sha256": prompt.sha256}
+    if store_dir is not None:
+        store_text(store_dir, prompt.sha256, _messages_text(prompt.messages))
+    if call.completion is None:
+        fields.update(outcome=call.outcome, reason=call.error, response_sha256="", usage={})
+        return fields, {"model_seconds": call.seconds}
+    fields.update(response_fields(call.completion, store_dir))
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="bench-attempt-") as scratch:
+        tree = Path(scratch) / "tree"
+        shutil.copytree(task.pristine, tree, symlinks=True)
+        evaluation = evaluate(task, tree, call.completion.text, cache=cache)
+    fields.update(evaluation_fields(evaluation))
+    return fields, {"model_seconds": call.seconds, "latency_seconds": call.completion.latency_seconds,
+                    "verdict_seconds": time.monotonic() - started}
+
+
+def response_fields(completion: Completion, store_dir: Path | None) -> dict:
+    from bench.score.units import response_sha, usage_of
+
+    sha = response_sha(completion)
+    if store_dir is not None:
+        store_text(store_dir, sha, completion.text)
+    return {"response_sha256": sha, "usage": usage_of(completion), "served_model": completion.served_model}
+
+
+def evaluation_fields(evaluation: Evaluation) -> dict:
+    verdict = evaluation.verdict
+    return {
+        "outcome": evaluation.outcome,
+        "reason": evaluation.reason,
+        "edited_files": list(evaluation.edited_files),
+        "candidate_digest": evaluation.candidate_digest,
+        "still_failing": list(verdict.still_failing) if verdict else [],
+        "pass_to_pass_broken": list(verdict.pass_to_pass_broken) if verdict else [],
+        "results": [list(r) for r in verdict.results] if verdict else [],
+    }
+
+
+def store_text(store_dir: Path, sha: str, text: str) -> None:
+    """Keep prompts and responses by hash so `bench verify` can check non-deterministic records."""
+    from bench.store.action_cache import write_atomic
+
+    path = store_dir / sha[:2] / sha
+    if not path.exists():
+        write_atomic(path, text.encode("utf-8"))
+
+
+def _messages_text(messages: tuple[Message, ...]) -> str:
+    import json
+
+    return json.dumps([{"content": m.content, "role": m.role} for m in messages], sort_keys=True,
+                      separators=(",", ":"), ensure_ascii=False)

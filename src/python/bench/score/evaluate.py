@@ -1,0 +1,164 @@
+"""Judging one candidate: apply a model's reply to a working tree, run the tests in the sandbox, grade.
+
+Also the two feedback conditions of the repair loop and the failure signature of the observed state.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.errors import EditError
+from bench.loop.signature import candidate_digest, failure_signature, normalise_error_line, top_error_line
+from bench.score.task_env import SCORE_LIMITS, PreparedTask
+from bench.verdict.grade import Verdict, grade
+from bench.verdict.run_tests import TestRun, run_tests
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    outcome: str  # solved | model_miss | invalid_edit
+    reason: str
+    verdict: Verdict | None  # None for invalid_edit
+    edited_files: tuple[str, ...]
+    diff: str
+    candidate_digest: str  # "" when nothing applied
+    compiles: bool
+    failing: tuple[str, ...]
+    signature: str
+    feedback_full: str
+    feedback_count: str
+
+
+def source_snapshot(tree: Path, paths: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    out = []
+    for rel in paths:
+        path = tree / rel
+        out.append((rel, path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""))
+    return tuple(out)
+
+
+def apply_reply(tree: Path, reply: str, allowed: tuple[str, ...]):
+    """Parse and apply a SEARCH/REPLACE reply, all or nothing; EditError when invalid."""
+    from bench.attempt.edits import apply_edits, parse_edits
+
+    return apply_edits(tree, parse_edits(reply), allowed)
+
+
+def evaluate(task: PreparedTask, tree: Path, reply: str, *, cache=None) -> Evaluation:
+    """Apply `reply` to `tree` (edited in place) and judge the result."""
+    spec = task.spec
+    try:
+        applied = apply_reply(tree, reply, spec.source_files)
+    except EditError as exc:
+        return _invalid(task, tree, exc)
+    sources = source_snapshot(tree, spec.source_files)
+    verdict = judge(task, tree, sources, cache=cache)
+    return _evaluation(task, verdict, sources, tuple(c.path for c in applied.files), applied.diff)
+
+
+def judge(task: PreparedTask, tree: Path, sources, *, cache=None) -> Verdict:
+    """Run the tests on a fresh copy of `tree` (tests may write files) and grade; cached by content."""
+    key = None
+    if cache is not None:
+        key = cache.key({**task.verdict_key(), "candidate": candidate_digest(sources), "kind": "verdict-v1"})
+        hit = cache.get(key)
+        if hit is not None:
+            return verdict_from_json(hit)
+    with tempfile.TemporaryDirectory(prefix="bench-run-") as scratch:
+        run_dir = Path(scratch) / "work"
+        shutil.copytree(tree, run_dir, symlinks=True)
+        run = run_tests(sandbox=task.sandbox, workdir=run_dir, image_root=task.image_root,
+                        image_digest=task.image_digest, python=task.python, env=task.env, mounts=task.mounts,
+                        test_files=task.spec.test_files, limits=SCORE_LIMITS)
+    verdict = grade(task.spec, run)
+    if cache is not None and key is not None:
+        cache.put(key, verdict_to_json(verdict))
+    return verdict
+
+
+def verdict_to_json(verdict: Verdict) -> bytes:
+    from dataclasses import asdict
+
+    from bench.store.canonical import canonical_json
+
+    return canonical_json(asdict(verdict))
+
+
+def verdict_from_json(raw: bytes) -> Verdict:
+    import json
+
+    data = json.loads(raw)
+    return Verdict(**{k: _tuples(v) for k, v in data.items()})
+
+
+def _tuples(value):
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def _evaluation(task, verdict: Verdict, sources, edited, diff) -> Evaluation:
+    compiles = all(_compiles(text, path) for path, text in sources if path.endswith(".py"))
+    failing = tuple(sorted(set(verdict.still_failing) | set(verdict.pass_to_pass_broken)))
+    details = verdict.failures
+    top = ""
+    for _, _, message, detail in details:
+        top = top_error_line(detail) or message
+        if top:
+            break
+    return Evaluation(
+        outcome=verdict.outcome, reason=verdict.reason, verdict=verdict, edited_files=edited, diff=diff,
+        candidate_digest=candidate_digest(sources), compiles=compiles, failing=failing,
+        signature="" if verdict.solved else failure_signature(compiles, failing, top),
+        feedback_full=full_feedback(verdict, details), feedback_count=count_feedback(verdict, task.spec),
+    )
+
+
+def _invalid(task: PreparedTask, tree: Path, exc: EditError) -> Evaluation:
+    text = f"Your reply could not be applied ({exc.reason}): {exc}. No file was changed."
+    return Evaluation(
+        outcome="invalid_edit", reason=str(exc), verdict=None, edited_files=(), diff="", candidate_digest="",
+        compiles=True, failing=(), signature="", feedback_full=text, feedback_count=text,
+    )
+
+
+def _compiles(text: str, path: str) -> bool:
+    try:
+        compile(text, path, "exec", dont_inherit=True)  # parse only; nothing is executed
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+_DURATION = re.compile(r"\bin \d+(?:\.\d+)?s\b|\b\d+(?:\.\d+)?s call\b")
+_SANDBOX_PATHS = re.compile(r"(/work/|/env/venv/\S*?/site-packages/|/overlay/venv/\S*?/site-packages/)")
+
+
+def clean_text(text: str, limit: int = 1500) -> str:
+    """Feedback must be deterministic: strip timings and sandbox-absolute paths, trim long output."""
+    text = _SANDBOX_PATHS.sub("", text)
+    text = _DURATION.sub("", text)
+    lines = [normalise_error_line(line) if "0x" in line else line.rstrip() for line in text.splitlines()]
+    text = "\n".join(lines).strip()
+    return text if len(text) <= limit else text[: limit - 200] + "\n[…]\n" + text[-180:]
+
+
+def full_feedback(verdict: Verdict, details) -> str:
+    if verdict.solved:
+        return "All target tests pass."
+    lines = [f"The tests still fail: {verdict.reason}."]
+    for test_id, outcome, message, detail in details[:8]:
+        lines.append(f"\n### {test_id} ({outcome})\n{clean_text(detail or message)}")
+    if len(details) > 8:
+        lines.append(f"\n(and {len(details) - 8} more failing tests)")
+    return "\n".join(lines)
+
+
+def count_feedback(verdict: Verdict, spec) -> str:
+    if verdict.solved:
+        return "All target tests pass."
+    failing = len(set(verdict.still_failing) | set(verdict.pass_to_pass_broken))
+    total = len(spec.fail_to_pass) + len(spec.pass_to_pass)
+    return f"{failing} of {total} tests fail."

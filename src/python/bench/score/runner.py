@@ -1,0 +1,157 @@
+"""Running many units (task × condition × sample) in parallel, resumably, into one results folder.
+
+``<out>/records.jsonl`` is the crash-safe append log (completion order); ``<out>/results.jsonl`` is written at
+the end, sorted by unit, in canonical form, so two runs of a deterministic model give byte-identical files.
+Durations go to ``<out>/timings.jsonl``, never into a record. A run resumes by skipping units already recorded
+(infrastructure errors are retried only with ``retry_errors``).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.errors import BenchError
+from bench.model.protocol import ModelParams
+from bench.score.units import Unit, base_record, record_key
+from bench.store.canonical import canonical_json, sha256_of
+from bench.store.records import RecordWriter, read_records
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    model_id: str
+    specs: tuple
+    out_dir: Path
+    root: Path
+    params: ModelParams = field(default_factory=ModelParams)
+    samples: int = 1
+    turns: int = 0  # 0: single attempts; K ≥ 1: repair loops of K turns
+    conditions: tuple[str, ...] = ("full",)
+    resample: bool = False  # best-of-K independent draws beside each loop
+    workers: int = 2
+    sandbox_name: str = "bwrap"
+    mirror: Path | None = None
+    controller_id: str | None = None
+    controller_stateful: bool = False
+    use_cache: bool = True
+    retry_errors: bool = False
+
+
+@dataclass(frozen=True)
+class RunResult:
+    results_path: Path
+    records: tuple[dict, ...]
+    ran: int
+    skipped: int
+
+
+def plan_units(plan: RunPlan) -> list[Unit]:
+    units = []
+    for spec in plan.specs:
+        for sample in range(plan.samples):
+            if plan.turns == 0:
+                units.append(Unit(spec, plan.model_id, "attempt", "single", sample))
+                continue
+            units.extend(Unit(spec, plan.model_id, "loop", c, sample) for c in plan.conditions)
+            if plan.resample:
+                units.append(Unit(spec, plan.model_id, "resample", "resample", sample))
+    return units
+
+
+def benchmark_identity(root: Path, specs) -> dict:
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True)
+    return {
+        "benchmark_commit": commit.stdout.strip() if commit.returncode == 0 else "",
+        "pool_sha256": sha256_of(sorted(s.task_id for s in specs)),
+    }
+
+
+def run(plan: RunPlan, *, on_done=None) -> RunResult:
+    from bench.model.registry import get_model
+    from bench.score.task_env import TaskPool
+    from bench.store.action_cache import ActionCache
+
+    plan.out_dir.mkdir(parents=True, exist_ok=True)
+    log_path = plan.out_dir / "records.jsonl"
+    done = {record_key(r) for r in read_records(log_path)
+            if plan.retry_errors is False or r.get("outcome") != "infrastructure_error"}
+    units = [u for u in plan_units(plan) if u.key not in done]
+    model = get_model(plan.model_id, plan.params)
+    controller = get_model(plan.controller_id, plan.params) if plan.controller_id else None
+    cache = ActionCache("verdicts") if plan.use_cache else None
+    benchmark = benchmark_identity(plan.root, plan.specs)
+    with tempfile.TemporaryDirectory(prefix="bench-score-") as scratch, \
+            RecordWriter(log_path) as writer, RecordWriter(plan.out_dir / "timings.jsonl") as timings:
+        pool = TaskPool(plan.root, Path(scratch), sandbox_name=plan.sandbox_name, mirror=plan.mirror)
+        context = _UnitContext(plan, model, controller, cache, pool, benchmark, plan.out_dir / "store")
+        with ThreadPoolExecutor(max_workers=max(1, plan.workers)) as executor:
+            futures = [executor.submit(context.run_unit, unit) for unit in units]
+            for future in as_completed(futures):
+                record, timing = future.result()
+                writer.append(record)
+                timings.append(timing)
+                if on_done is not None:
+                    on_done(record)
+    records = tuple(sorted(_latest(read_records(log_path)).values(), key=lambda r: _sort_key(record_key(r))))
+    results = plan.out_dir / "results.jsonl"
+    from bench.store.action_cache import write_atomic
+
+    write_atomic(results, b"".join(canonical_json(r) + b"\n" for r in records))
+    return RunResult(results, records, len(units), len(done))
+
+
+def _latest(records: list[dict]) -> dict:
+    latest: dict = {}
+    for record in records:
+        latest[record_key(record)] = record
+    return latest
+
+
+def _sort_key(key: tuple) -> tuple:
+    return (key[0], key[1], key[2], int(key[3]))
+
+
+class _UnitContext:
+    """What every unit needs; `run_unit` turns any failure into a record instead of losing the unit."""
+
+    def __init__(self, plan, model, controller, cache, pool, benchmark, store_dir) -> None:
+        self.plan, self.model, self.controller, self.cache = plan, model, controller, cache
+        self.pool, self.benchmark, self.store_dir = pool, benchmark, store_dir
+        self._lock = threading.Lock()
+
+    def run_unit(self, unit: Unit) -> tuple[dict, dict]:
+        started = time.monotonic()
+        store = self.store_dir if not getattr(self.model, "deterministic", False) else None
+        try:
+            task = self.pool.get(unit.spec)
+            record = base_record(unit, task.integrity, self.benchmark)
+            fields, timing = self._dispatch(unit, task, store)
+            record.update(fields)
+        except BenchError as exc:
+            record = base_record(unit, {}, self.benchmark)
+            record.update(outcome="infrastructure_error", reason=f"{type(exc).__name__}: {exc}"[:500])
+            timing = {}
+        timing = {"unit": list(unit.key), "wall_seconds": round(time.monotonic() - started, 3), **timing}
+        return record, timing
+
+    def _dispatch(self, unit: Unit, task, store) -> tuple[dict, dict]:
+        from bench.loop.driver import LoopConfig, run_loop
+        from bench.score.attempt import single_attempt
+        from bench.score.resample import resample
+
+        plan = self.plan
+        if unit.kind == "attempt":
+            return single_attempt(task, self.model, plan.params, sample=unit.sample, store_dir=store,
+                                  cache=self.cache)
+        if unit.kind == "resample":
+            return resample(task, self.model, plan.params, budget=plan.turns, sample=unit.sample,
+                            store_dir=store, cache=self.cache)
+        config = LoopConfig(plan.turns, unit.condition, self.controller, plan.controller_stateful)
+        return run_loop(task, self.model, plan.params, config, sample=unit.sample, store_dir=store,
+                        cache=self.cache)

@@ -1,0 +1,73 @@
+"""The table `bench score` prints at the end: solve rates with 95 % Wilson intervals and outcome counts."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Iterable, Sequence
+
+from bench.report.stats import pass_at_k, wilson_interval
+from bench.verdict.grade import OUTCOMES
+
+CLASSES = ("CONVERGED", "STALLED", "OSCILLATING", "EXHAUSTED")
+
+
+def summary_lines(records: Sequence[dict]) -> list[str]:
+    lines: list[str] = []
+    attempts = [r for r in records if r["kind"] == "attempt"]
+    loops = [r for r in records if r["kind"] in ("loop", "resample")]
+    if attempts:
+        lines += _attempt_table(attempts)
+    if loops:
+        lines += _loop_table(loops)
+    return lines
+
+
+def _rate(solved: int, n: int) -> str:
+    ci = wilson_interval(solved, n)
+    share = solved / n if n else 0.0
+    return f"{solved:>4}/{n:<4} {share:6.1%}  [{ci.low:5.1%}, {ci.high:5.1%}]"
+
+
+def _attempt_table(records: Sequence[dict]) -> list[str]:
+    groups = defaultdict(list)
+    for r in records:
+        groups[r["library"]].append(r)
+    header = f"{'library':<22} {'solved/n':>9}  {'rate':>6}  {'95% Wilson':<16} " + " ".join(
+        f"{o:>10}" for o in OUTCOMES[1:])
+    lines = ["", header, "-" * len(header)]
+    for name, rows in sorted(groups.items()) + [("overall", list(records))]:
+        counts = Counter(r["outcome"] for r in rows)
+        lines.append(f"{name:<22} {_rate(counts['solved'], len(rows))} "
+                     + " ".join(f"{counts[o]:>10}" for o in OUTCOMES[1:]))
+    samples = max(r["sample"] for r in records) + 1
+    if samples > 1:
+        lines.append(f"pass@k over {samples} samples per task: " + ", ".join(
+            f"pass@{k}={_mean_pass_at_k(records, samples, k):.3f}" for k in sorted({1, samples})))
+    return lines
+
+
+def _mean_pass_at_k(records: Iterable[dict], n: int, k: int) -> float:
+    solved_by_task: dict[str, int] = Counter()
+    tasks = set()
+    for r in records:
+        tasks.add(r["task_id"])
+        solved_by_task[r["task_id"]] += r["outcome"] == "solved"
+    return sum(pass_at_k(n, solved_by_task[t], k) for t in tasks) / len(tasks)
+
+
+def _loop_table(records: Sequence[dict]) -> list[str]:
+    header = f"{'condition':<12} {'converged/n':>11}  {'rate':>6}  {'95% Wilson':<16} " + " ".join(
+        f"{c:>11}" for c in CLASSES) + f" {'infra':>6}"
+    lines = ["", header, "-" * len(header)]
+    by_condition = defaultdict(list)
+    for r in records:
+        by_condition[r["condition"]].append(r)
+    for condition in sorted(by_condition, key=lambda c: ("full", "count-only", "resample").index(c)
+                            if c in ("full", "count-only", "resample") else 9):
+        rows = by_condition[condition]
+        infra = sum(r.get("outcome") == "infrastructure_error" for r in rows)
+        usable = [r for r in rows if r.get("outcome") != "infrastructure_error"]
+        counts = Counter(r.get("class") for r in usable)
+        lines.append(f"{condition:<12} {_rate(counts['CONVERGED'], len(usable))} "
+                     + " ".join(f"{counts[c]:>11}" for c in CLASSES) + f" {infra:>6}")
+    return lines

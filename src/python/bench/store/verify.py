@@ -1,0 +1,106 @@
+"""Recomputing results from the inputs their hashes name, and checking stored prompt/response hashes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+DETERMINISTIC_PROVIDERS = ("scripted", "repairer")
+
+
+@dataclass(frozen=True)
+class Check:
+    unit: str
+    status: str  # "identical" | "different" | "ok" | "mismatch" | "missing"
+    detail: str = ""
+
+
+def first_difference(a: Any, b: Any, path: str = "") -> str | None:
+    """JSON-pointer-like path of the first difference between two JSON values (None when equal)."""
+    if type(a) is not type(b):
+        return path or "/"
+    if isinstance(a, dict):
+        for key in sorted(set(a) | set(b)):
+            if key not in a or key not in b:
+                return f"{path}/{key}"
+            found = first_difference(a[key], b[key], f"{path}/{key}")
+            if found:
+                return found
+        return None
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return f"{path} (length {len(a)} ≠ {len(b)})"
+        for index, (x, y) in enumerate(zip(a, b)):
+            found = first_difference(x, y, f"{path}/{index}")
+            if found:
+                return found
+        return None
+    return None if a == b else (path or "/")
+
+
+def unit_name(record: dict) -> str:
+    return f"{record['task_id']} {record['model']} {record['condition']} #{record['sample']}"
+
+
+def check_stored_hashes(records: Iterable[dict], store: Path) -> list[Check]:
+    """Non-deterministic records: every prompt/response hash must match a stored file with that content."""
+    checks = []
+    for record in records:
+        shas = [record.get("prompt_sha256", ""), record.get("response_sha256", "")]
+        shas += [t.get("response_sha256", "") for t in record.get("turns", [])]
+        bad = [s for s in shas if s and not _stored_ok(store, s)]
+        checks.append(Check(unit_name(record), "mismatch" if bad else "ok",
+                            f"missing or altered: {', '.join(b[:12] for b in bad)}" if bad else ""))
+    return checks
+
+
+def _stored_ok(store: Path, sha: str) -> bool:
+    path = store / sha[:2] / sha
+    return path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == sha
+
+
+def recompute(records: list[dict], root: Path, *, sandbox_name: str, workers: int = 2) -> list[Check]:
+    """Deterministic records: run the same units again from scratch (no verdict cache) and compare."""
+    from bench.score.runner import RunPlan, run
+    from bench.score.units import record_key
+    from bench.spec.load import discover, load_all
+
+    specs = {s.task_id: s for s in load_all(discover(root))}
+    checks: list[Check] = []
+    groups: dict[tuple, list[dict]] = {}
+    for record in records:
+        turns = record.get("budget", 0) if record["kind"] != "attempt" else 0
+        groups.setdefault((record["model"], turns), []).append(record)
+    for (model, turns), group in sorted(groups.items()):
+        missing = sorted({r["task_id"] for r in group} - set(specs))
+        if missing:
+            checks += [Check(unit_name(r), "different", "task no longer exists") for r in group
+                       if r["task_id"] in missing]
+        tasks = tuple(specs[t] for t in sorted({r["task_id"] for r in group}) if t in specs)
+        conditions = tuple(sorted({r["condition"] for r in group if r["kind"] == "loop"})) or ("full",)
+        with tempfile.TemporaryDirectory(prefix="bench-verify-") as scratch:
+            plan = RunPlan(model_id=model, specs=tasks, out_dir=Path(scratch), root=root,
+                           samples=max(r["sample"] for r in group) + 1, turns=turns, conditions=conditions,
+                           resample=any(r["kind"] == "resample" for r in group), workers=workers,
+                           sandbox_name=sandbox_name, use_cache=False)
+            fresh = {record_key(r): r for r in run(plan).records}
+        for record in group:
+            again = fresh.get(record_key(record))
+            if again is None:
+                checks.append(Check(unit_name(record), "different", "unit not produced again"))
+                continue
+            where = first_difference(_comparable(record), _comparable(again))
+            checks.append(Check(unit_name(record), "identical" if where is None else "different",
+                                f"first difference at {where}" if where else ""))
+    return checks
+
+
+def _comparable(record: dict) -> dict:
+    """The benchmark commit may legitimately differ between the run and the check; everything else must not."""
+    out = json.loads(json.dumps(record))
+    out.get("integrity", {}).pop("benchmark_commit", None)
+    return out
