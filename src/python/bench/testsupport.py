@@ -22,3 +22,30 @@ def run_bench(*args: str, cwd: Path, env: Mapping[str, str] | None = None, stdin
               timeout: float = 600) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "bench.cli.main", *args], cwd=cwd, capture_output=True,
                           text=True, env=child_env(env), input=stdin, timeout=timeout)
+
+
+def checkout_root() -> Path:
+    from bench.variables import find_root
+
+    return find_root()
+
+
+def load_task(task_id: str):
+    from bench.spec.load import discover, load_all
+
+    for spec in load_all(discover(checkout_root())):
+        if spec.task_id == task_id:
+            return spec
+    raise LookupError(task_id)
+
+
+def prepared_task(task_id: str, scratch: Path, *, sandbox_name: str = "bwrap"):
+    """A real prepared task (certified, environment built, pristine workspace) for end-to-end tests."""
+    from bench.score.task_env import prepare_task
+
+    return prepare_task(load_task(task_id), checkout_root(), scratch, sandbox_name=sandbox_name)
+
+
+def whole_file_edit(path: str, old: str, new: str) -> str:
+    """A SEARCH/REPLACE reply that replaces a whole file's content."""
+    return f"{path}\n<<<<<<< SEARCH\n{old}=======\n{new}>>>>>>> REPLACE\n"

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
             _apply(tree, text, task.spec.source_files, args.diff)
         except EditError as exc:
             return _report(args, "NO_EDIT_APPLIED", {"reason": exc.reason, "detail": str(exc)})
-        verdict = judge(task, tree, source_snapshot(tree, task.spec.source_files))
+        verdict = judge(task, tree, source_snapshot(tree, task.spec.source_files), fresh_copy=False)
     status = "SOLVED" if verdict.solved else "FAILED"
     return _report(args, status, {"reason": verdict.reason, "still_failing": list(verdict.still_failing),
                                   "pass_to_pass_broken": list(verdict.pass_to_pass_broken)})

@@ -25,6 +25,7 @@ VERBS = {
     "admit": "admit",
     "lock": "lock",
     "pool": "pool",
+    "report": "report",
 }
 
 EPILOG = """examples:

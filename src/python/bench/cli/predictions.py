@@ -76,7 +76,7 @@ def score_predictions(args) -> int:
                 except EditError as exc:
                     record.update(outcome="invalid_edit", reason=str(exc))
                 else:
-                    verdict = judge(task, tree, source_snapshot(tree, spec.source_files))
+                    verdict = judge(task, tree, source_snapshot(tree, spec.source_files), fresh_copy=False)
                     record.update(outcome=verdict.outcome, reason=verdict.reason,
                                   still_failing=list(verdict.still_failing),
                                   pass_to_pass_broken=list(verdict.pass_to_pass_broken))

@@ -54,7 +54,7 @@ def single_attempt(task: PreparedTask, model, params: ModelParams, *, sample: in
     with tempfile.TemporaryDirectory(prefix="bench-attempt-") as scratch:
         tree = Path(scratch) / "tree"
         shutil.copytree(task.pristine, tree, symlinks=True)
-        evaluation = evaluate(task, tree, call.completion.text, cache=cache)
+        evaluation = evaluate(task, tree, call.completion.text, cache=cache, fresh_copy=False)
     fields.update(evaluation_fields(evaluation))
     return fields, {"model_seconds": call.seconds, "latency_seconds": call.completion.latency_seconds,
                     "verdict_seconds": time.monotonic() - started}

@@ -48,20 +48,22 @@ def apply_reply(tree: Path, reply: str, allowed: tuple[str, ...]):
     return apply_edits(tree, parse_edits(reply), allowed)
 
 
-def evaluate(task: PreparedTask, tree: Path, reply: str, *, cache=None) -> Evaluation:
-    """Apply `reply` to `tree` (edited in place) and judge the result."""
+def evaluate(task: PreparedTask, tree: Path, reply: str, *, cache=None, fresh_copy: bool = True) -> Evaluation:
+    """Apply `reply` to `tree` (edited in place) and judge the result. `fresh_copy=False` lets the tests run
+    in `tree` itself, for callers that throw the tree away afterwards."""
     spec = task.spec
     try:
         applied = apply_reply(tree, reply, spec.source_files)
     except EditError as exc:
         return _invalid(task, tree, exc)
     sources = source_snapshot(tree, spec.source_files)
-    verdict = judge(task, tree, sources, cache=cache)
+    verdict = judge(task, tree, sources, cache=cache, fresh_copy=fresh_copy)
     return _evaluation(task, verdict, sources, tuple(c.path for c in applied.files), applied.diff)
 
 
-def judge(task: PreparedTask, tree: Path, sources, *, cache=None) -> Verdict:
-    """Run the tests on a fresh copy of `tree` (tests may write files) and grade; cached by content."""
+def judge(task: PreparedTask, tree: Path, sources, *, cache=None, fresh_copy: bool = True) -> Verdict:
+    """Run the tests and grade; cached by content. Tests may write files, so by default they run in a fresh
+    copy of `tree` and the tree itself stays exactly as the edits left it."""
     key = None
     if cache is not None:
         key = cache.key({**task.verdict_key(), "candidate": candidate_digest(sources), "kind": "verdict-v1"})
@@ -69,8 +71,9 @@ def judge(task: PreparedTask, tree: Path, sources, *, cache=None) -> Verdict:
         if hit is not None:
             return verdict_from_json(hit)
     with tempfile.TemporaryDirectory(prefix="bench-run-") as scratch:
-        run_dir = Path(scratch) / "work"
-        shutil.copytree(tree, run_dir, symlinks=True)
+        run_dir = Path(scratch) / "work" if fresh_copy else tree
+        if fresh_copy:
+            shutil.copytree(tree, run_dir, symlinks=True)
         run = run_tests(sandbox=task.sandbox, workdir=run_dir, image_root=task.image_root,
                         image_digest=task.image_digest, python=task.python, env=task.env, mounts=task.mounts,
                         test_files=task.spec.test_files, limits=SCORE_LIMITS)

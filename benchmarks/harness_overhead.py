@@ -1,0 +1,87 @@
+"""Harness overhead of scoring one certified task with a ready environment, against bare pytest.
+
+    python benchmarks/harness_overhead.py [--task synthetic.caesar_shift] [--repeats 15]
+
+Both sides run in the same sandbox, image and venv, on the same tree:
+  scored  — what `bench score` does per attempt once the model has answered: copy the pristine tree, apply
+            the reply's SEARCH/REPLACE edits, run the test files with JUnit XML to a private path, parse, grade
+            (the verdict cache is off);
+  bare    — `python -m pytest <target test ids>` on the already-edited tree, nothing else.
+Prints the median of each and the ratio scored / bare, measured in one run (the machine is shared, so only
+the ratio means anything).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.sandbox.protocol import ExecRequest, Mount
+from bench.score.evaluate import evaluate
+from bench.testsupport import checkout_root, prepared_task, whole_file_edit
+from bench.verdict.run_tests import BASE_ENV
+
+
+def reference_reply(task) -> str:
+    spec = task.spec
+    parts = []
+    for path in spec.source_files:
+        old = (task.pristine / path).read_text()
+        new = (checkout_root() / spec.synthetic_dir / "reference" / path).read_text()
+        parts.append(whole_file_edit(path, old, new))
+    return "\n".join(parts)
+
+
+def time_scored(task, reply: str, scratch: Path) -> float:
+    started = time.perf_counter()
+    tree = scratch / "scored"
+    shutil.copytree(task.pristine, tree, symlinks=True)
+    result = evaluate(task, tree, reply, cache=None, fresh_copy=False)  # as a single attempt does
+    elapsed = time.perf_counter() - started
+    assert result.outcome == "solved", result.reason
+    shutil.rmtree(tree)
+    return elapsed
+
+
+def time_bare(task, tree: Path) -> float:
+    argv = (task.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", *task.spec.fail_to_pass)
+    request = ExecRequest(argv=argv, workdir=tree, image_root=task.image_root, image_digest=task.image_digest,
+                          env=tuple(BASE_ENV) + tuple(task.env), mounts=tuple(task.mounts))
+    started = time.perf_counter()
+    result = task.sandbox.run(request)
+    elapsed = time.perf_counter() - started
+    assert result.exit_code == 0, result.stdout[-500:]
+    return elapsed
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--task", default="synthetic.caesar_shift")
+    parser.add_argument("--repeats", type=int, default=15)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bench-overhead-") as scratch:
+        scratch = Path(scratch)
+        task = prepared_task(args.task, scratch / "prepared")
+        reply = reference_reply(task)
+        edited = scratch / "edited"
+        shutil.copytree(task.pristine, edited, symlinks=True)
+        evaluate(task, edited, reply)  # leaves the solved tree for the bare runs (and warms the page cache)
+        scored, bare = [], []
+        for _ in range(args.repeats):  # interleaved, so load on the machine hits both sides alike
+            scored.append(time_scored(task, reply, scratch))
+            bare.append(time_bare(task, edited))
+    s, b = statistics.median(scored), statistics.median(bare)
+    print(f"task {args.task}, {args.repeats} repeats, sandbox {task.sandbox.name}")
+    print(f"scored attempt (copy + edit + sandboxed pytest + JUnit + grade): median {s * 1000:.0f} ms")
+    print(f"bare pytest of the target tests in the same sandbox and venv:     median {b * 1000:.0f} ms")
+    print(f"overhead ratio scored / bare = {s / b:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

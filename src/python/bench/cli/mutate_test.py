@@ -1,0 +1,81 @@
+"""Tests of `bench mutate`: candidate spec files from a (local) release, and the per-operator summary."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import tarfile
+
+import pytest
+
+from bench.cli import mutate as mutate_verb
+from bench.errors import UsageError
+from bench.mutate.operators import OPERATORS
+from bench.source import sdist
+from bench.spec.model import SdistPin
+from bench.spec.validate import validate_document
+
+LIBRARY = {
+    "demo-1.0/demo/__init__.py": "def lower(a, b):\n    if a < b:\n        return a\n    return b\n",
+    "demo-1.0/demo/util.py": "def total(xs):\n    n = 0\n    for x in xs:\n        n += x\n    return n\n",
+    "demo-1.0/tests/test_demo.py": "from demo import lower\n\ndef test_lower():\n    assert lower(1, 2) == 1\n",
+    "demo-1.0/setup.py": "raise SystemExit('never run')\n",
+}
+
+
+@pytest.fixture()
+def local_release(tmp_path, monkeypatch):
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, text in LIBRARY.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(text.encode())
+            archive.addfile(info, io.BytesIO(text.encode()))
+    path = tmp_path / "demo-1.0.tar.gz"
+    path.write_bytes(buffer.getvalue())
+    pin = SdistPin("demo", "1.0", path.name, hashlib.sha256(buffer.getvalue()).hexdigest())
+    monkeypatch.setattr(sdist, "find_release", lambda name, version, index_url: pin)
+    monkeypatch.setattr(sdist, "fetch_sdist", lambda given: path)
+    return pin
+
+
+def _run(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    mutate_verb.add_parser(parser.add_subparsers())
+    args = parser.parse_args(["mutate", *argv])
+    return args.run(args)
+
+
+def test_mutate_writes_valid_candidate_specs_and_prints_a_summary(local_release, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert _run(["demo==1.0", "--seed", "4", "--out", str(out)]) == 0
+    specs = sorted(out.glob("*.json"))
+    assert len(specs) == 2 and len(list(out.glob("*.diff"))) == 2
+    documents = [json.loads(path.read_text()) for path in specs]
+    for path, doc in zip(specs, documents):
+        validate_document(doc, path=str(path))
+        assert path.name == f"{doc['task_id']}.json" and doc["task_id"].startswith("mutation.demo.1.0.")
+        assert doc["test_files"] == ["tests/test_demo.py"] and doc["mutation"]["seed"] == 4
+        assert (out / f"{doc['task_id']}.diff").read_text() == doc["mutation"]["diff"]
+    assert {doc["mutation"]["function"] for doc in documents} == {"lower", "total"}
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1].split() == ["total", "2"] and len(lines) == 8
+    counted = {line.split()[0]: int(line.split()[1]) for line in lines[:-1]}
+    assert sum(counted.values()) == 2 and tuple(counted) == OPERATORS
+
+
+def test_mutate_is_deterministic_and_limit_caps(local_release, tmp_path):
+    _run(["demo==1.0", "--out", str(tmp_path / "a")])
+    _run(["demo==1.0", "--out", str(tmp_path / "b")])
+    first = {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir()}
+    assert first == {p.name: p.read_bytes() for p in (tmp_path / "b").iterdir()}
+    _run(["demo==1.0", "--limit", "1", "--out", str(tmp_path / "c")])
+    assert len(list((tmp_path / "c").glob("*.json"))) == 1
+
+
+@pytest.mark.parametrize("release", ["demo", "demo==", "==1.0", "demo==1.0==2"])
+def test_mutate_rejects_a_malformed_release(release):
+    with pytest.raises(UsageError, match="LIB==VERSION"):
+        _run([release])

@@ -1,0 +1,88 @@
+"""Build the report directory (``report.md``, ``report.html`` and PNGs) from result records.
+
+The output is a pure function of the records *as a set*: no timestamps, no host names, sorted everywhere, fixed
+PNG metadata and a fixed bootstrap seed — the same records in any order give byte-identical files. Each file is
+written atomically (temp file in the same directory, then ``os.replace``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from bench.errors import CheckFailed, UsageError
+from bench.report.document import render_markdown
+from bench.report.html import render_html
+from bench.report.plots import render_png
+from bench.report.records import parse_records
+from bench.report.sections import compose
+
+MARKDOWN_NAME = "report.md"
+HTML_NAME = "report.html"
+
+
+@dataclass(frozen=True)
+class ReportPaths:
+    md: Path
+    html: Path
+    pngs: tuple[Path, ...]
+
+
+def build_report(records: Sequence[Mapping[str, Any]], out_dir: Path) -> ReportPaths:
+    """Write the report for ``records`` into ``out_dir`` (created if missing) and return the paths written."""
+    record_set = parse_records(records)
+    document, plots = compose(record_set, records_digest(records), len(records))
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    pngs = tuple(write_atomic(out_dir / plot.filename, render_png(plot)) for plot in plots)
+    markdown = write_atomic(out_dir / MARKDOWN_NAME, render_markdown(document).encode("utf-8"))
+    html = write_atomic(out_dir / HTML_NAME, render_html(document).encode("utf-8"))
+    return ReportPaths(markdown, html, pngs)
+
+
+def load_records(path: Path) -> list[dict[str, Any]]:
+    """One JSON object per non-blank line of a JSONL file; errors name the line."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"results file not found: {path}") from None
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise CheckFailed(f"{path}:{number}: not valid JSON ({error.msg})") from None
+        if not isinstance(record, dict):
+            raise CheckFailed(f"{path}:{number}: expected a JSON object")
+        records.append(record)
+    return records
+
+
+def records_digest(records: Sequence[Mapping[str, Any]]) -> str:
+    """sha256 of the records as a set: canonical JSON lines, sorted, newline-terminated."""
+    lines = sorted(json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False) for record in records)
+    digest = hashlib.sha256()
+    for line in lines:
+        digest.update(line.encode("utf-8", "surrogatepass") + b"\n")
+    return digest.hexdigest()
+
+
+def write_atomic(path: Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` via a temp file in the same directory and ``os.replace``."""
+    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.chmod(temp, 0o644)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return path

@@ -1,0 +1,245 @@
+"""Compose the report: which sections, in which order, with which tables and figures.
+
+:func:`compose` returns the document and the plots it refers to; ``build`` renders and writes both.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from typing import Sequence
+
+from bench.loop.convergence import Outcome
+from bench.report import markov, study, tables
+from bench.report.document import Block, Bullets, Document, Figure, Heading, Paragraph
+from bench.report.plots import BarPlot, LinePlot, Plot, Series, StackedBarPlot
+from bench.report.records import AttemptRun, LoopRun, RecordSet
+
+TITLE = "loopcontrolbench report"
+CLASS_MEANINGS = (
+    "`CONVERGED` — all target tests passed at some turn within the budget.",
+    "`STALLED` — a byte-identical failing candidate was emitted twice (a non-passing fixed point).",
+    "`OSCILLATING` — a failing-state signature recurred after the code changed (a limit cycle or plateau).",
+    "`EXHAUSTED` — the budget was spent, still failing, with no repeated candidate or signature.",
+)
+
+
+def compose(record_set: RecordSet, records_digest: str, record_count: int) -> tuple[Document, tuple[Plot, ...]]:
+    blocks: list[Block] = list(_header(record_set, records_digest, record_count))
+    plots: list[Plot] = []
+    slugs = model_slugs({run.model for run in record_set.attempts} | {run.model for run in record_set.loops})
+    if record_set.attempts:
+        blocks.append(Heading(2, "Single attempts"))
+        for model, attempts in study.group(record_set.attempts, key=lambda run: run.model).items():
+            _extend(blocks, plots, attempt_section(model, attempts, slugs[model]))
+    if record_set.loops:
+        blocks.append(Heading(2, "Convergence of the repair loop"))
+        blocks.append(Bullets(CLASS_MEANINGS))
+        for model, loops in study.group(record_set.loops, key=lambda run: run.model).items():
+            _extend(blocks, plots, loop_section(model, loops, slugs[model]))
+    if not record_set.attempts and not record_set.loops:
+        blocks.append(Paragraph("No `loop` or `attempt` records in the input."))
+    return Document(TITLE, tuple(blocks)), tuple(plots)
+
+
+def model_slugs(models: set[str]) -> dict[str, str]:
+    """File-name-safe names per model; a short hash disambiguates models that slug alike."""
+    plain = {model: re.sub(r"[^a-z0-9]+", "-", model.lower()).strip("-") or "model" for model in models}
+    counts = Counter(plain.values())
+    return {
+        model: slug if counts[slug] == 1 else f"{slug}-{hashlib.blake2b(model.encode(), digest_size=4).hexdigest()}"
+        for model, slug in plain.items()
+    }
+
+
+def attempt_section(model: str, attempts: Sequence[AttemptRun], slug: str) -> tuple[list[Block], list[Plot]]:
+    table = tables.attempt_table(attempts)
+    blocks: list[Block] = [Heading(3, f"Model `{model}`"), table]
+    pass_table = tables.pass_at_k_table(attempts)
+    if pass_table is not None:
+        blocks.append(pass_table)
+        blocks.append(Paragraph("Intervals treat every sample as independent; samples of one task are correlated."))
+    by_library = study.group(attempts, key=lambda run: run.library)
+    rates = [
+        study.rate(sum(r.outcome == "solved" for r in runs), sum(r.outcome != "infrastructure_error" for r in runs))
+        for runs in by_library.values()
+    ]
+    plot = BarPlot(
+        filename=f"attempts-{slug}.png",
+        title=f"Single-attempt solve rate — {model}",
+        ylabel="solve rate (95 % Wilson CI)",
+        categories=tuple(by_library),
+        values=tuple(rate.value or 0.0 for rate in rates),
+        lows=tuple(rate.interval.low for rate in rates),
+        highs=tuple(rate.interval.high for rate in rates),
+    )
+    blocks.append(Figure(plot.filename, plot.title, "Solve rate per library with 95 % Wilson intervals."))
+    return blocks, [plot]
+
+
+def loop_section(model: str, loops: Sequence[LoopRun], slug: str) -> tuple[list[Block], list[Plot]]:
+    conditions = study.ordered_conditions(run.condition for run in loops)
+    excluded = Counter(run.condition for run in loops if run.infrastructure_error)
+    usable = study.usable(loops)
+    by_condition = {c: [run for run in usable if run.condition == c] for c in conditions}
+    by_condition = {c: runs for c, runs in by_condition.items() if runs}
+    blocks: list[Block] = [Heading(3, f"Model `{model}`")]
+    plots: list[Plot] = []
+    if not by_condition:
+        blocks.append(Paragraph("Every loop run of this model hit an infrastructure error; nothing to report."))
+        return blocks, plots
+    blocks += [tables.convergence_table(by_condition, excluded), tables.difficulty_table(by_condition)]
+    blocks.append(tables.turn_outcome_table(by_condition))
+    classes = StackedBarPlot(
+        filename=f"classes-{slug}.png",
+        title=f"Trajectory classes — {model}",
+        ylabel="runs",
+        categories=tuple(by_condition),
+        segments=tuple(
+            (o.value, tuple(sum(r.convergence_class == o.value for r in runs) for runs in by_condition.values()))
+            for o in Outcome
+        ),
+    )
+    blocks.append(Figure(classes.filename, classes.title, "Runs per convergence class and condition."))
+    plots.append(classes)
+    blocks += _feedback_effect(by_condition)
+    curve_blocks, curve_plot = _iterations(model, slug, by_condition)
+    blocks += curve_blocks
+    plots.append(curve_plot)
+    blocks += _loop_vs_resampling(by_condition)
+    markov_blocks, markov_plot = _markov(model, slug, by_condition)
+    blocks += markov_blocks
+    plots.append(markov_plot)
+    return blocks, plots
+
+
+def _header(record_set: RecordSet, records_digest: str, record_count: int) -> list[Block]:
+    summary = (
+        f"{record_count} records: {len(record_set.loops)} loop runs, {len(record_set.attempts)} single attempts. "
+        f"Records digest (sha256 of the sorted canonical records): `{records_digest}`."
+    )
+    notes = []
+    if record_set.other_kinds:
+        kinds = ", ".join(f"{kind} ×{count}" for kind, count in record_set.other_kinds)
+        notes.append(f"Skipped records of other kinds: {kinds}.")
+    if record_set.duplicates:
+        notes.append(f"{record_set.duplicates} duplicate units dropped (the first occurrence was kept).")
+    infra = sum(run.infrastructure_error for run in record_set.loops)
+    infra_attempts = sum(run.outcome == "infrastructure_error" for run in record_set.attempts)
+    if infra or infra_attempts:
+        notes.append(
+            f"Infrastructure errors are not model failures and are excluded from every rate: {infra} loop runs, "
+            f"{infra_attempts} single attempts."
+        )
+    mismatches = record_set.class_mismatches
+    if mismatches:
+        names = ", ".join(sorted(f"{run.task_id}/{run.condition}" for run in mismatches)[:10])
+        notes.append(
+            f"{len(mismatches)} loop runs carry a class that differs from the one recomputed from their turns "
+            f"(the recorded class is used): {names}."
+        )
+    blocks: list[Block] = [Paragraph(summary)]
+    if notes:
+        blocks.append(Bullets(tuple(notes)))
+    return blocks
+
+
+def _feedback_effect(by_condition: dict[str, list[LoopRun]]) -> list[Block]:
+    blocks: list[Block] = [Heading(4, "Feedback effect: full vs count-only")]
+    if study.FULL not in by_condition or study.COUNT_ONLY not in by_condition:
+        blocks.append(Paragraph("Needs runs of both the `full` and the `count-only` condition."))
+        return blocks
+    comparison = study.paired_comparison(
+        (study.FULL, by_condition[study.FULL]), (study.COUNT_ONLY, by_condition[study.COUNT_ONLY])
+    )
+    if comparison is None:
+        blocks.append(Paragraph("No task was run in both conditions."))
+        return blocks
+    blocks.append(
+        Paragraph(
+            "Tasks run in both conditions are paired; the exact McNemar test uses only the discordant pairs "
+            "(b: converged with full feedback only, c: with the failure count only)."
+        )
+    )
+    blocks += [tables.contingency_table(comparison), tables.paired_test_table(comparison)]
+    return blocks
+
+
+def _iterations(model: str, slug: str, by_condition: dict[str, list[LoopRun]]) -> tuple[list[Block], Plot]:
+    curves = {c: study.curve(runs, study.horizon(runs)) for c, runs in by_condition.items()}
+    plot = LinePlot(
+        filename=f"convergence-{slug}.png",
+        title=f"Iterations to converge — {model}",
+        xlabel="turn",
+        ylabel="P(converged by turn)",
+        series=tuple(Series(c, tuple(values), c) for c, values in curves.items()),
+    )
+    caption = "Fraction of runs converged by turn t (for `resample`: solved by any of the first t samples)"
+    blocks: list[Block] = [
+        Heading(4, "Iterations to converge"),
+        tables.curve_table(curves, caption),
+        Figure(plot.filename, plot.title, "Cumulative convergence per condition."),
+    ]
+    return blocks, plot
+
+
+def _loop_vs_resampling(by_condition: dict[str, list[LoopRun]]) -> list[Block]:
+    blocks: list[Block] = [Heading(4, "Loop vs resampling at equal budget")]
+    if study.RESAMPLE not in by_condition:
+        blocks.append(Paragraph("Needs runs of the `resample` condition (best-of-N independent samples)."))
+        return blocks
+    loop_conditions = [c for c in (study.FULL, study.COUNT_ONLY) if c in by_condition]
+    for condition in loop_conditions:
+        budget = min(study.horizon(by_condition[condition]), study.horizon(by_condition[study.RESAMPLE]))
+        comparison = study.paired_comparison(
+            (condition, by_condition[condition]), (study.RESAMPLE, by_condition[study.RESAMPLE]), budget=budget
+        )
+        if comparison is None:
+            blocks.append(Paragraph(f"No task was run both as `{condition}` and as `resample`."))
+            continue
+        blocks.append(
+            Paragraph(
+                f"`{condition}` loop vs best-of-{budget} resampling, both given {budget} model calls per task; "
+                "success means solved within that budget."
+            )
+        )
+        blocks += [tables.contingency_table(comparison), tables.paired_test_table(comparison)]
+    if not loop_conditions:
+        blocks.append(Paragraph("Needs runs of a loop condition (`full` or `count-only`) to compare with."))
+    return blocks
+
+
+def _markov(model: str, slug: str, by_condition: dict[str, list[LoopRun]]) -> tuple[list[Block], Plot]:
+    summaries = [study.markov_summary(c, runs) for c, runs in by_condition.items()]
+    series: list[Series] = []
+    for summary in summaries:
+        series.append(Series(f"{summary.condition} observed", summary.observed, summary.condition))
+        series.append(Series(f"{summary.condition} Markov", summary.predicted, summary.condition, dashed=True))
+    plot = LinePlot(
+        filename=f"markov-{slug}.png",
+        title=f"Markov chain vs observed convergence — {model}",
+        xlabel="turn",
+        ylabel="P(solved by turn)",
+        series=tuple(series),
+    )
+    blocks: list[Block] = [
+        Heading(4, "Markov model of the loop"),
+        Paragraph(
+            "States per turn: `solved` (absorbing), `failing` (compiles, a target test fails), `broken` (does not "
+            "compile or collect), `no-edit` (no applicable candidate). Correction rate: P(solved next | unsolved "
+            "now); regression rate: P(broken next | failing now)."
+        ),
+        tables.markov_rates_table(summaries),
+    ]
+    blocks += [tables.transition_table(summary) for summary in summaries]
+    blocks.append(tables.markov_curve_table(summaries))
+    blocks.append(Figure(plot.filename, plot.title, "Solid: observed; dashed: predicted by the fitted chain."))
+    blocks.append(Paragraph("Assumptions of the fit:"))
+    blocks.append(Bullets(tuple(line.removeprefix("- ") for line in markov.assumptions().splitlines())))
+    return blocks, plot
+
+
+def _extend(blocks: list[Block], plots: list[Plot], section: tuple[list[Block], list[Plot]]) -> None:
+    blocks.extend(section[0])
+    plots.extend(section[1])
