@@ -1,0 +1,1 @@
+"""Hermetic environments: scoring images (rootfs tars), task locks, wheelhouse and cached venvs."""

@@ -1,0 +1,242 @@
+"""Collect a repository's test requirements. A standalone script: it runs INSIDE the sandbox only.
+
+It imports nothing from the harness: it is copied into the sandbox and run with the tool venv's interpreter
+(the image's python3 plus pip-tools, ``build`` and ``packaging``), because reading ``setup.py`` or a dynamic
+``pyproject.toml`` means running the repository's build backend, which is untrusted.
+
+    python _collect_requirements.py OUT_JSON REPO_DIR [EXTRA_REQUIREMENT…]  ->  OUT_JSON:
+    {"project": name or "", "requirements": [[req, origin], …], "dropped": [[line, reason], …]}
+
+Requirements are returned without markers (each was evaluated for this interpreter) and without a reference
+to the project itself (its own extras are expanded instead).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+from packaging.requirements import InvalidRequirement, Requirement
+
+TEST_GROUPS = ("test", "tests", "testing", "dev")
+REQUIREMENT_DIRS = ("requirements", "reqs", "requirements.d")
+_MAX_INCLUDE_DEPTH = 8
+
+
+def normalise(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+class Collector:
+    def __init__(self, repo: Path) -> None:
+        self.repo = repo
+        self.project = ""
+        self.requirements: list[tuple[str, str]] = []
+        self.dropped: list[tuple[str, str]] = []
+        self.self_extras: set[str] = set()
+
+    def add(self, text: str, origin: str, extras: frozenset[str] = frozenset({""})) -> None:
+        """Add one PEP 508 requirement if its marker holds here for one of ``extras``; expand self-references."""
+        try:
+            requirement = Requirement(text)
+        except InvalidRequirement as error:
+            self.dropped.append((text, f"{origin}: unparsable ({error})"))
+            return
+        marker = requirement.marker
+        if marker is not None and not any(marker.evaluate({"extra": extra}) for extra in extras):
+            return
+        if requirement.url:
+            self.dropped.append((text, f"{origin}: direct URL references cannot be locked from the index"))
+            return
+        if self.project and normalise(requirement.name) == self.project:
+            self.self_extras.update(normalise(extra) for extra in requirement.extras)
+            return
+        requirement.marker = None
+        self.requirements.append((str(requirement), origin))
+
+
+def load_pyproject(repo: Path) -> dict:
+    path = repo / "pyproject.toml"
+    if not path.is_file():
+        return {}
+    with path.open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def is_buildable(repo: Path, pyproject: dict) -> bool:
+    return (repo / "setup.py").is_file() or (repo / "setup.cfg").is_file() or bool(
+        pyproject.get("build-system") or pyproject.get("project")
+    )
+
+
+def static_metadata(pyproject: dict) -> tuple[list[str], dict[str, list[str]]] | None:
+    """(dependencies, optional dependencies) when pyproject declares both statically, else None."""
+    project = pyproject.get("project")
+    if not isinstance(project, dict) or "name" not in project:
+        return None
+    dynamic = set(project.get("dynamic", ()))
+    if {"dependencies", "optional-dependencies"} & dynamic:
+        return None
+    optional = {normalise(k): list(v) for k, v in project.get("optional-dependencies", {}).items()}
+    return list(project.get("dependencies", [])), optional
+
+
+def backend_metadata(repo: Path, collector: Collector) -> tuple[list[str], list[str]]:
+    """Ask the build backend: (Requires-Dist lines, build requirements for wheel and editable builds)."""
+    from build import ProjectBuilder
+    from build.env import DefaultIsolatedEnv
+
+    with DefaultIsolatedEnv() as env, tempfile.TemporaryDirectory() as out:
+        builder = ProjectBuilder.from_isolated_env(env, repo)
+        build_requires = set(builder.build_system_requires)
+        env.install(builder.build_system_requires)
+        for target in ("wheel", "editable"):
+            try:
+                build_requires.update(builder.get_requires_for_build(target))
+            except Exception as error:  # an old backend without the editable hooks
+                collector.dropped.append((target, f"build backend: get_requires_for_build failed: {error}"))
+        if build_requires - set(builder.build_system_requires):
+            env.install(build_requires)
+        metadata_dir = Path(builder.metadata_path(out))
+        metadata = (metadata_dir / "METADATA").read_text(encoding="utf-8")
+    from email.parser import HeaderParser
+
+    message = HeaderParser().parsestr(metadata)
+    collector.project = normalise(message.get("Name", ""))
+    return list(message.get_all("Requires-Dist") or []), sorted(build_requires)
+
+
+def project_source(repo: Path, pyproject: dict, collector: Collector):
+    """A function extras -> [(requirement, origin, extras to evaluate markers with)], and the build requires."""
+    project = pyproject.get("project") if isinstance(pyproject.get("project"), dict) else {}
+    if project.get("name"):
+        collector.project = normalise(project["name"])
+    static = static_metadata(pyproject)
+    if static is None:
+        requires_dist, build_requires = backend_metadata(repo, collector)
+
+        def from_metadata(extras: frozenset[str]):
+            return [(r, "metadata", frozenset({"", *extras})) for r in requires_dist]
+
+        return from_metadata, build_requires
+    dependencies, optional = static
+
+    def from_pyproject(extras: frozenset[str]):
+        items = [(r, "project.dependencies", frozenset({""})) for r in dependencies]
+        for extra in sorted(extras & set(optional)):
+            items += [(r, f"extra:{extra}", frozenset({""})) for r in optional[extra]]
+        return items
+
+    return from_pyproject, backend_build_requires(repo, pyproject, collector)
+
+
+def backend_build_requires(repo: Path, pyproject: dict, collector: Collector) -> list[str]:
+    """Build requirements when the metadata is static: still ask the backend for its dynamic additions."""
+    try:
+        return backend_metadata(repo, Collector(repo))[1]
+    except Exception as error:
+        collector.dropped.append(("build-system", f"build backend failed, static requires only: {error}"))
+        return list(pyproject.get("build-system", {}).get("requires", ["setuptools>=40.8.0"]))
+
+
+def add_project_requirements(source, collector: Collector) -> None:
+    """Add the project's dependencies with the test-like extras, following extras that name the project."""
+    applied: frozenset[str] = frozenset()
+    while True:
+        extras = frozenset(TEST_GROUPS) | frozenset(collector.self_extras)
+        if extras == applied:
+            return
+        applied = extras
+        for requirement, origin, marker_extras in source(extras):
+            collector.add(requirement, origin, marker_extras)
+
+
+def dependency_groups(pyproject: dict, collector: Collector) -> None:
+    """PEP 735 groups named like test groups, with ``{include-group = …}`` followed."""
+    groups = {normalise(k): v for k, v in pyproject.get("dependency-groups", {}).items()}
+
+    def expand(name: str, seen: tuple[str, ...]) -> None:
+        for item in groups.get(name, []):
+            if isinstance(item, dict) and "include-group" in item:
+                included = normalise(item["include-group"])
+                if included not in seen:
+                    expand(included, (*seen, included))
+            elif isinstance(item, str):
+                collector.add(item, f"dependency-group:{seen[0]}")
+
+    for group in TEST_GROUPS:
+        if group in groups:
+            expand(group, (group,))
+
+
+def requirement_files(repo: Path) -> list[Path]:
+    """Root requirements.txt, root *.txt naming requirements and test/dev, and test/dev files in req dirs."""
+    found = []
+    for path in sorted(repo.glob("*.txt")):
+        name = path.name.lower()
+        if name == "requirements.txt" or ("req" in name and ("test" in name or "dev" in name)):
+            found.append(path)
+    for folder in REQUIREMENT_DIRS:
+        for path in sorted((repo / folder).glob("*.txt")) if (repo / folder).is_dir() else ():
+            if "test" in path.name.lower() or "dev" in path.name.lower():
+                found.append(path)
+    return found
+
+
+def read_requirement_file(path: Path, repo: Path, collector: Collector, depth: int = 0) -> None:
+    origin = path.relative_to(repo).as_posix()
+    text = path.read_text(encoding="utf-8", errors="replace").replace("\\\n", " ")
+    for raw in text.splitlines():
+        line = re.split(r"(^|\s)#", raw, maxsplit=1)[0].strip()
+        if not line:
+            continue
+        include = re.match(r"^(-r|--requirement)[\s=]+(\S+)", line)
+        if include:
+            target = (path.parent / include.group(2)).resolve()
+            if depth < _MAX_INCLUDE_DEPTH and target.is_file() and target.is_relative_to(repo.resolve()):
+                read_requirement_file(target, repo.resolve(), collector, depth + 1)
+            else:
+                collector.dropped.append((line, f"{origin}: include outside the repository or missing"))
+            continue
+        editable = re.match(r"^(-e|--editable)[\s=]+(\S+)", line)
+        target = editable.group(2) if editable else line
+        local = re.match(r"^\.(/)?(\[([^\]]*)\])?$", target)
+        if local:
+            collector.self_extras.update(normalise(e) for e in (local.group(3) or "").split(",") if e.strip())
+            continue
+        if line.startswith("-") or editable:
+            collector.dropped.append((line, f"{origin}: option or editable line ignored"))
+            continue
+        requirement = re.sub(r"\s--hash[=\s]\S+", "", line).strip()
+        if requirement.startswith((".", "/")) or "://" in requirement.split(";")[0] and "@" not in requirement:
+            collector.dropped.append((line, f"{origin}: local path or URL ignored"))
+            continue
+        collector.add(requirement, origin)
+
+
+def collect(repo: Path, extra: list[str]) -> dict:
+    collector = Collector(repo)
+    pyproject = load_pyproject(repo)
+    source = None
+    if is_buildable(repo, pyproject):
+        source, build_requires = project_source(repo, pyproject, collector)
+        for requirement in build_requires:
+            collector.add(requirement, "build-system")
+    dependency_groups(pyproject, collector)
+    for path in requirement_files(repo):
+        read_requirement_file(path, repo, collector)
+    if source is not None:
+        add_project_requirements(source, collector)
+    for requirement in extra:
+        collector.add(requirement, "harness")
+    unique = sorted(set(collector.requirements))
+    return {"project": collector.project, "requirements": unique, "dropped": sorted(set(collector.dropped))}
+
+
+if __name__ == "__main__":
+    # A file, not stdout: the build backend and pip print to stdout while they work.
+    Path(sys.argv[1]).write_text(json.dumps(collect(Path(sys.argv[2]), sys.argv[3:]), sort_keys=True))

@@ -1,0 +1,92 @@
+"""The collector's data-only parts (no build backend runs here; that path is exercised in the sandbox)."""
+
+from bench.environment import _collect_requirements as collect
+from bench.environment._testing import write_files
+
+
+def _collector(tmp_path, project="demo"):
+    collector = collect.Collector(tmp_path)
+    collector.project = project
+    return collector
+
+
+def test_requirement_files_picks_root_requirements_and_test_or_dev_files(tmp_path):
+    write_files(tmp_path, {
+        "requirements.txt": "", "requirements-dev.txt": "", "test-requirements.txt": "", "docs.txt": "",
+        "requirements-docs.txt": "", "requirements/tests.txt": "", "requirements/base.txt": "",
+        "requirements/dev.txt": "",
+    })
+    names = [p.relative_to(tmp_path).as_posix() for p in collect.requirement_files(tmp_path)]
+    assert names == [
+        "requirements-dev.txt", "requirements.txt", "test-requirements.txt", "requirements/dev.txt",
+        "requirements/tests.txt",
+    ]
+
+
+def test_requirement_file_follows_includes_expands_self_extras_and_drops_what_cannot_be_locked(tmp_path):
+    write_files(tmp_path, {
+        "requirements-test.txt": (
+            "# comment\n-r base.txt\n-e .[testing]\npluggy>=1 --hash=sha256:" + "0" * 64 + "\n"
+            "--index-url https://example.org/simple\ngit+https://github.com/x/y.git#egg=y\n"
+            "./vendor/thing\ntomli; python_version < '3.11'\nattrs ; python_version >= '3.8'  # inline\n"
+            "demo[extra2]\n"
+        ),
+        "base.txt": "iniconfig\n-r ../outside.txt\n",
+    })
+    collector = _collector(tmp_path)
+    collector_path = tmp_path / "requirements-test.txt"
+    collect.read_requirement_file(collector_path, tmp_path, collector)
+    assert sorted(collector.requirements) == [
+        ("attrs", "requirements-test.txt"), ("iniconfig", "base.txt"), ("pluggy>=1", "requirements-test.txt"),
+    ]
+    assert collector.self_extras == {"testing", "extra2"}
+    dropped = sorted(line for line, _ in collector.dropped)
+    assert dropped == [
+        "--index-url https://example.org/simple", "-r ../outside.txt", "./vendor/thing",
+        "git+https://github.com/x/y.git#egg=y",
+    ]
+
+
+def test_dependency_groups_follow_include_group(tmp_path):
+    pyproject = {"dependency-groups": {
+        "Dev": ["ruff", {"include-group": "test"}], "test": ["pytest-mock"], "docs": ["sphinx"],
+    }}
+    collector = _collector(tmp_path)
+    collect.dependency_groups(pyproject, collector)
+    assert sorted(set(collector.requirements)) == [
+        ("pytest-mock", "dependency-group:dev"), ("pytest-mock", "dependency-group:test"),
+        ("ruff", "dependency-group:dev"),
+    ]
+
+
+def test_project_requirements_take_test_like_extras_and_extras_they_name(tmp_path):
+    pyproject = {"project": {
+        "name": "Demo", "dependencies": ["six"],
+        "optional-dependencies": {"test": ["demo[speedups]", "hypothesis"], "speedups": ["ujson"], "docs": ["x"]},
+    }}
+    collector = collect.Collector(tmp_path)
+    collector.project = "demo"
+    dependencies, optional = collect.static_metadata(pyproject)
+
+    def source(extras):
+        items = [(r, "project.dependencies", frozenset({""})) for r in dependencies]
+        for extra in sorted(extras & set(optional)):
+            items += [(r, f"extra:{extra}", frozenset({""})) for r in optional[extra]]
+        return items
+
+    collect.add_project_requirements(source, collector)
+    assert sorted(set(r for r, _ in collector.requirements)) == ["hypothesis", "six", "ujson"]
+
+
+def test_markers_are_evaluated_for_the_requested_extras_and_removed(tmp_path):
+    collector = _collector(tmp_path)
+    collector.add('pytest-cov ; extra == "test"', "metadata", frozenset({"", "test"}))
+    collector.add('sphinx ; extra == "docs"', "metadata", frozenset({"", "test"}))
+    collector.add('pywin32 ; sys_platform == "win32"', "metadata")
+    assert collector.requirements == [("pytest-cov", "metadata")]
+
+
+def test_static_metadata_defers_to_the_backend_when_dependencies_are_dynamic():
+    assert collect.static_metadata({"project": {"name": "x", "dynamic": ["dependencies"]}}) is None
+    assert collect.static_metadata({"tool": {}}) is None
+    assert collect.static_metadata({"project": {"name": "x"}}) == ([], {})

@@ -1,0 +1,236 @@
+"""The sandboxed steps behind :func:`bench.environment.lock.resolve_lock`, and regeneration of the tool locks.
+
+Steps run in a scratch dir bound at /work with the tool venv at /env (read-only); only the index proxy's
+socket gives them a way out. ``python -m bench.environment._lock_steps IMAGE`` regenerates the committed tool
+locks (``lockfiles/tools/pip-tools.lock`` from an unpinned bootstrap, then ``sdist-build.lock`` with it) and
+``lockfiles/tasks/synthetic.lock``; all three are resolved as of a fixed cut-off, so regenerating is a no-op.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+from importlib import resources
+from pathlib import Path
+
+from bench.environment import _pip_tools
+from bench.environment._sandboxed import (
+    IMAGE_PYTHON,
+    StepContext,
+    output_tail,
+    probe_interpreter,
+    run_step,
+    world_writable_dir,
+)
+from bench.environment.lock import (
+    SYNTHETIC_CUTOFF,
+    TASK_LOCK_TITLE,
+    TOOL_REQUIREMENTS,
+    TOOLS_LOCK,
+    Lock,
+    LockInput,
+    LockResult,
+    atomic_write_text,
+    checkout_path,
+    load_lock,
+    lock_header,
+    normalise_cutoff,
+)
+from bench.environment.sdist_build import SDIST_BUILD_LOCK
+from bench.errors import EnvironmentBuildError
+from bench.sandbox.protocol import Mount
+
+# Build backends an sdist-only dependency may need; offered to sdist builds, which have no network.
+SDIST_BUILD_REQUIREMENTS = (
+    "build", "flit-core", "hatch-vcs", "hatchling", "pdm-backend", "poetry-core", "setuptools",
+    "setuptools-scm", "wheel",
+)
+TOOLS_TITLE = "Hash-pinned harness tools, installed offline into a cached venv that runs only in the sandbox."
+_COLLECTOR = "_collect_requirements.py"
+STEP_ENV = (("PIP_TOOLS_CACHE_DIR", "/tmp/pip-tools-cache"), ("PIP_NO_CACHE_DIR", "1"))
+
+
+def tool_environment(image, sandbox_name: str, *, cache_dir: Path | None = None):
+    """The cached venv with pip-tools, installed offline from the committed hash-pinned tool lock."""
+    from bench.environment.venv import ensure_venv
+
+    lock = load_lock(checkout_path(TOOLS_LOCK))
+    return ensure_venv(lock, image, sandbox_name, cache_dir=cache_dir, allow_sdist_builds=False)
+
+
+def collect_inputs(repo_dir: Path, tool, work: Path, proxy_socket: Path, extra: tuple[str, ...]):
+    """(project name, inputs, dropped) as the collector script reports them from inside the sandbox."""
+    step = world_writable_dir(work / "collect")
+    repo = copy_repository(repo_dir, step / "repo")
+    script = resources.files("bench.environment").joinpath(_COLLECTOR).read_text(encoding="utf-8")
+    (step / "collect.py").write_text(script, encoding="utf-8")
+    env = list(STEP_ENV)
+    if not (repo / ".git").exists():  # setuptools-scm and hatch-vcs need a version from somewhere
+        env.append(("SETUPTOOLS_SCM_PRETEND_VERSION", "0+unknown"))
+    run_step(tool.context, (tool.python, "/work/collect.py", "/work/collected.json", "/work/repo", *extra),
+             workdir=step, mounts=tool.mounts, env=tuple(env), proxy_socket=proxy_socket,
+             what=f"collecting the test requirements of {repo_dir.name}")
+    out = step / "collected.json"
+    data = collected_json(out.read_bytes() if out.is_file() else b"")
+    inputs = tuple(LockInput(str(r), str(o)) for r, o in data["requirements"])
+    dropped = tuple(LockInput(str(r), str(o)) for r, o in data.get("dropped", []))
+    return str(data.get("project", "")), inputs, dropped
+
+
+def compile_inputs(
+    inputs: tuple[LockInput, ...],
+    *,
+    tool,
+    work: Path,
+    proxy_socket: Path,
+    cutoff: str | None,
+    project: str = "",
+    dropped: tuple[LockInput, ...] = (),
+    title: str = TASK_LOCK_TITLE,
+) -> LockResult:
+    return compile_with(
+        inputs, context=tool.context, pip_compile="/env/venv/bin/pip-compile", mounts=tool.mounts,
+        python="%d.%d" % tool.manifest.interpreter.version_info, work=work, proxy_socket=proxy_socket,
+        cutoff=cutoff, project=project, dropped=dropped, title=title,
+    )
+
+
+def compile_with(
+    inputs: tuple[LockInput, ...],
+    *,
+    context: StepContext,
+    pip_compile: str,
+    mounts: tuple[Mount, ...],
+    python: str,
+    work: Path,
+    proxy_socket: Path,
+    cutoff: str | None,
+    project: str = "",
+    dropped: tuple[LockInput, ...] = (),
+    title: str = TASK_LOCK_TITLE,
+) -> LockResult:
+    """pip-compile ``inputs`` as of ``cutoff``; without it (and saying why) if pip refuses or cannot resolve."""
+    step = world_writable_dir(work / "compile")
+    (step / _pip_tools.INPUT_NAME).write_text(_pip_tools.requirements_in(tuple(i.requirement for i in inputs)))
+    wanted = normalise_cutoff(cutoff)
+    result, used, reason = _compile_once(context, pip_compile, mounts, step, proxy_socket, wanted), wanted, ""
+    output = output_tail(result, lines=200)
+    if not result.ok and wanted and _pip_tools.option_unsupported(output):
+        reason = f"pip in the tool venv does not support {_pip_tools.UPLOADED_PRIOR_TO}"
+    elif not result.ok and wanted and _pip_tools.resolution_impossible(output):
+        reason = f"no resolution from files uploaded before {wanted}: {_last_line(output)}"
+    if reason:  # only these two fall back; anything else (a crash, a timeout, the proxy) is an error
+        result, used = _compile_once(context, pip_compile, mounts, step, proxy_socket, None), None
+    if not result.ok:
+        raise EnvironmentBuildError(f"pip-compile failed:\n{output_tail(result)}")
+    body = (step / _pip_tools.OUTPUT_NAME).read_text(encoding="utf-8")
+    if project:
+        body = _pip_tools.drop_project(body, project)
+    text = _pip_tools.with_header(body, lock_header(python, used, title))
+    lock = Lock.from_text(text)  # refuses any entry without a hash
+    if not lock.requirements:
+        raise EnvironmentBuildError("pip-compile produced an empty lock")
+    return LockResult(text, lock.sha256, used, reason, tuple(sorted(set(inputs), key=_key)),
+                      tuple(sorted(set(dropped), key=_key)), project)
+
+
+def _compile_once(context, pip_compile, mounts, step: Path, proxy_socket: Path, cutoff: str | None):
+    output = step / _pip_tools.OUTPUT_NAME
+    if output.exists():
+        output.unlink()
+    argv = _pip_tools.compile_argv(pip_compile, uploaded_prior_to=cutoff)
+    return run_step(context, argv, what="pip-compile", workdir=step, mounts=mounts, env=STEP_ENV,
+                    proxy_socket=proxy_socket, check=False)
+
+
+def _key(item: LockInput) -> tuple[str, str]:
+    return item.requirement, item.origin
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1].strip() if lines else ""
+
+
+def collected_json(text: bytes) -> dict:
+    try:
+        data = json.loads(text.decode("utf-8"))
+    except ValueError as error:
+        raise EnvironmentBuildError(f"requirement collector printed no JSON: {error}") from error
+    if not isinstance(data, dict) or not isinstance(data.get("requirements"), list):
+        raise EnvironmentBuildError("requirement collector printed an unexpected document")
+    return data
+
+
+def copy_repository(repo_dir: Path, dest: Path) -> Path:
+    """A private copy the build backend may scribble on (symlinks copied as links, never followed)."""
+    if not repo_dir.is_dir():
+        raise EnvironmentBuildError(f"repository {repo_dir} is not a directory")
+    shutil.copytree(repo_dir, dest, symlinks=True)
+    for folder, _dirs, files in os.walk(dest):
+        os.chmod(folder, 0o777)
+        for name in files:
+            path = os.path.join(folder, name)
+            if not os.path.islink(path):
+                os.chmod(path, os.stat(path).st_mode | 0o644)
+    return dest
+
+
+# --- the committed tool locks -------------------------------------------------------------------------------
+
+
+def bootstrap_tools_lock(image, sandbox_name: str = "bwrap") -> LockResult:
+    """pip-tools.lock from scratch: pip-tools installed unpinned in a throwaway venv, then asked to pin itself."""
+    from bench.environment._sandboxed import context_for
+    from bench.sandbox.index_proxy import IndexProxy
+
+    context = context_for(image, sandbox_name)
+    with tempfile.TemporaryDirectory(prefix="bench-tools-") as temp, IndexProxy() as proxy:
+        work = Path(temp)
+        boot = world_writable_dir(work / "boot")
+        scratch = world_writable_dir(work / "scratch")
+        mounts = (Mount(boot, "/boot", writable=True),)
+        run_step(context, (IMAGE_PYTHON, "-m", "venv", "/boot/venv"), what="bootstrap venv", workdir=scratch,
+                 mounts=mounts)
+        run_step(context, ("/boot/venv/bin/python", "-m", "pip", "install", *TOOL_REQUIREMENTS),
+                 what="bootstrap install of pip-tools", workdir=scratch, mounts=mounts,
+                 proxy_socket=proxy.socket_path, env=STEP_ENV)
+        inputs = tuple(LockInput(r, "bench:tools") for r in TOOL_REQUIREMENTS)
+        python = "%d.%d" % probe_interpreter(context, work).version_info
+        return compile_with(inputs, context=context, pip_compile="/boot/venv/bin/pip-compile", mounts=mounts,
+                            python=python, work=work, proxy_socket=proxy.socket_path, cutoff=SYNTHETIC_CUTOFF,
+                            title=TOOLS_TITLE)
+
+
+def sdist_build_lock(image, sandbox_name: str = "bwrap") -> LockResult:
+    from bench.sandbox.index_proxy import IndexProxy
+
+    tool = tool_environment(image, sandbox_name)
+    inputs = tuple(LockInput(r, "bench:sdist-build") for r in SDIST_BUILD_REQUIREMENTS)
+    with tempfile.TemporaryDirectory(prefix="bench-tools-") as temp, IndexProxy() as proxy:
+        return compile_inputs(inputs, tool=tool, work=Path(temp), proxy_socket=proxy.socket_path,
+                              cutoff=SYNTHETIC_CUTOFF, title=TOOLS_TITLE)
+
+
+def regenerate(image_name: str, sandbox_name: str = "bwrap") -> None:
+    from bench.environment.image import ensure_image
+
+    image = ensure_image(image_name)
+    tools = bootstrap_tools_lock(image, sandbox_name)
+    print(f"{TOOLS_LOCK}: {tools.sha256} {tools.fallback_reason}", file=sys.stderr)
+    atomic_write_text(checkout_path(TOOLS_LOCK), tools.text)
+    builders = sdist_build_lock(image, sandbox_name)
+    print(f"{SDIST_BUILD_LOCK}: {builders.sha256} {builders.fallback_reason}", file=sys.stderr)
+    atomic_write_text(checkout_path(SDIST_BUILD_LOCK), builders.text)
+    from bench.environment.lock import SYNTHETIC_LOCK, synthetic_lock
+
+    synthetic = synthetic_lock(image, sandbox_name)
+    print(f"{SYNTHETIC_LOCK}: {synthetic.sha256} {synthetic.fallback_reason}", file=sys.stderr)
+    atomic_write_text(checkout_path(SYNTHETIC_LOCK), synthetic.text)
+
+
+if __name__ == "__main__":
+    regenerate(sys.argv[1] if len(sys.argv) > 1 else "trixie-py313")

@@ -1,0 +1,195 @@
+"""Task locks: a repository's test dependencies, resolved inside the sandbox and pinned by hash.
+
+:func:`resolve_lock` runs every step that touches the repository in the sandbox: a cached tool venv (pip-tools,
+itself installed from the committed hash-pinned ``lockfiles/tools/pip-tools.lock``) collects the test
+requirements at base (project dependencies and test-like extras, PEP 735 groups, requirements files, build
+requirements, plus ``pytest``) and runs ``pip-compile --generate-hashes`` for the image's interpreter, reaching
+the index only through the allowlist proxy, optionally as of a cut-off date (pip's ``--uploaded-prior-to``).
+The repository itself is not in the lock: it is installed from its checkout with ``--no-deps``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from bench.environment import _pip_tools
+from bench.errors import EnvironmentBuildError, UsageError
+
+TOOLS_LOCK = "lockfiles/tools/pip-tools.lock"
+TASK_LOCKS = "lockfiles/tasks"
+SYNTHETIC_LOCK = "lockfiles/tasks/synthetic.lock"
+# The cut-off the committed synthetic lock was resolved at (fixed, so regenerating it gives the same text).
+SYNTHETIC_CUTOFF = "2026-11-20T00:00:00Z"
+# Bootstrap of the tool lock itself (unpinned once, then pinned by the lock it produces).
+TOOL_REQUIREMENTS = ("pip-tools==7.6.2", "pip==26.3")
+_TASK_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
+
+
+@dataclass(frozen=True)
+class LockedRequirement:
+    name: str  # PEP 503 normalised
+    version: str
+    hashes: tuple[str, ...]  # sha256 hex digests of every file the lock accepts
+    marker: str = ""
+
+
+@dataclass(frozen=True)
+class Lock:
+    text: str
+    sha256: str
+    requirements: tuple[LockedRequirement, ...]
+
+    @classmethod
+    def from_text(cls, text: str) -> Lock:
+        """Parse and check a lock: every entry must be ``name==version`` with at least one sha256 hash."""
+        try:
+            entries = _pip_tools.parse_locked(text)
+        except ValueError as error:
+            raise EnvironmentBuildError(f"lock rejected: {error}") from error
+        requirements = tuple(LockedRequirement(*entry) for entry in entries)
+        return cls(text, hashlib.sha256(text.encode("utf-8")).hexdigest(), requirements)
+
+
+@dataclass(frozen=True)
+class LockInput:
+    requirement: str
+    origin: str  # "project.dependencies", "extra:test", "requirements-dev.txt", "build-system", "harness", …
+
+
+@dataclass(frozen=True)
+class LockResult:
+    text: str
+    sha256: str
+    cutoff_used: str | None  # the --uploaded-prior-to actually applied
+    fallback_reason: str  # why the requested cut-off was not applied ("" when it was, or none was asked)
+    inputs: tuple[LockInput, ...]
+    dropped: tuple[LockInput, ...] = ()  # lines that could not be locked (URLs, local paths), with why
+    project: str = ""  # the repository's own project name, left out of the lock
+
+    @property
+    def lock(self) -> Lock:
+        return Lock.from_text(self.text)
+
+
+def as_lock(value) -> Lock:
+    """A Lock from a Lock, a LockResult or a lock file path."""
+    if isinstance(value, Lock):
+        return value
+    if isinstance(value, LockResult):
+        return value.lock
+    if isinstance(value, (str, Path)):
+        return load_lock(Path(value))
+    raise TypeError(f"not a lock: {type(value).__name__}")
+
+
+def load_lock(path: Path) -> Lock:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise EnvironmentBuildError(f"cannot read lock {path}: {error}") from error
+    return Lock.from_text(text)
+
+
+def checkout_path(relative: str, root: Path | None = None) -> Path:
+    """``relative`` inside the benchmark checkout (``$BENCH_ROOT``, else found from the working directory,
+    else from where this package lives)."""
+    if root is None:
+        from bench.variables import find_root
+
+        try:
+            root = find_root()
+        except UsageError:
+            root = find_root(Path(__file__).resolve().parent)
+    return Path(root) / relative
+
+
+def write_lock(task_id: str, text: str, *, root: Path | None = None) -> Path:
+    """Write ``lockfiles/tasks/<task_id>.lock`` atomically, after checking it is a hash-pinned lock."""
+    if not _TASK_ID_RE.match(task_id):
+        raise UsageError(f"task id {task_id!r} cannot name a lock file")
+    Lock.from_text(text)
+    path = checkout_path(f"{TASK_LOCKS}/{task_id}.lock", root)
+    return atomic_write_text(path, text)
+
+
+def atomic_write_text(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+        os.chmod(temp, 0o644)
+        os.replace(temp, path)
+    finally:
+        if os.path.exists(temp):
+            os.unlink(temp)
+    return path
+
+
+def normalise_cutoff(cutoff: str | None) -> str | None:
+    """An ISO date or datetime → ``YYYY-MM-DDTHH:MM:SSZ`` in UTC (a date means its midnight UTC)."""
+    if not cutoff:
+        return None
+    try:
+        moment = datetime.fromisoformat(cutoff.replace("Z", "+00:00"))
+    except ValueError as error:
+        raise UsageError(f"cut-off {cutoff!r} is not an ISO 8601 date or datetime") from error
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+SYNTHETIC_LOCK_TITLE = "Hash-pinned test dependencies shared by the synthetic tasks (pytest and what it needs)."
+TASK_LOCK_TITLE = "Hash-pinned test dependencies of one task (the repository itself is installed from its checkout)."
+
+
+def lock_header(python: str, cutoff_used: str | None, title: str = TASK_LOCK_TITLE) -> tuple[str, ...]:
+    as_of = f"from files uploaded before {cutoff_used}" if cutoff_used else "at resolution time (no cut-off)"
+    return (
+        title,
+        f"Resolved by pip-compile for Python {python} (the image's interpreter) {as_of}.",
+        "Generated by bench.environment.lock; do not edit by hand.",
+    )
+
+
+# --- resolution ---------------------------------------------------------------------------------------------
+
+
+def resolve_lock(
+    repo_dir: Path,
+    *,
+    image,
+    sandbox_name: str = "bwrap",
+    cutoff: str | None,
+    extra_requirements: tuple[str, ...] = ("pytest",),
+    cache_dir: Path | None = None,
+    title: str = TASK_LOCK_TITLE,
+) -> LockResult:
+    """Resolve the test dependencies of the checkout at ``repo_dir`` (its base commit) into a lock.
+
+    ``cutoff`` (ISO date or datetime, e.g. the fix's merge time) limits resolution to files uploaded before
+    it; when pip cannot apply it, the lock is resolved without and ``fallback_reason`` says why.
+    """
+    from bench.environment._lock_steps import collect_inputs, compile_inputs, tool_environment
+    from bench.sandbox.index_proxy import IndexProxy
+
+    tool = tool_environment(image, sandbox_name, cache_dir=cache_dir)
+    with tempfile.TemporaryDirectory(prefix="bench-lock-") as temp, IndexProxy() as proxy:
+        work = Path(temp)
+        project, inputs, dropped = collect_inputs(Path(repo_dir), tool, work, proxy.socket_path,
+                                                  tuple(extra_requirements))
+        return compile_inputs(inputs, tool=tool, work=work, proxy_socket=proxy.socket_path, cutoff=cutoff,
+                              project=project, dropped=dropped, title=title)
+
+
+def synthetic_lock(image, sandbox_name: str = "bwrap", *, cache_dir: Path | None = None) -> LockResult:
+    """The shared lock of synthetic tasks: pytest and its dependencies, resolved from an empty repository."""
+    with tempfile.TemporaryDirectory(prefix="bench-empty-repo-") as empty:
+        return resolve_lock(Path(empty), image=image, sandbox_name=sandbox_name, cutoff=SYNTHETIC_CUTOFF,
+                            cache_dir=cache_dir, title=SYNTHETIC_LOCK_TITLE)

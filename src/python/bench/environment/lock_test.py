@@ -1,0 +1,132 @@
+import os
+from pathlib import Path
+
+import pytest
+
+from bench.environment._testing import scoring_test_image, tiny_src_repo, write_files
+from bench.environment.lock import (
+    SYNTHETIC_LOCK,
+    Lock,
+    LockInput,
+    checkout_path,
+    normalise_cutoff,
+    resolve_lock,
+    synthetic_lock,
+    write_lock,
+)
+from bench.errors import EnvironmentBuildError, UsageError
+
+CUTOFF = "2026-11-20"
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    repo = tiny_src_repo(tmp_path_factory.mktemp("tiny") / "repo")
+    before = _tree(repo)
+    result = resolve_lock(repo, image=scoring_test_image(), cutoff=CUTOFF)
+    return repo, before, result
+
+
+def test_resolve_lock_pins_the_test_extra_build_requires_and_pytest_through_the_proxy(tiny):
+    _, _, result = tiny
+    lock = result.lock
+    assert {(r.name, r.version) for r in lock.requirements} == {
+        ("iniconfig", "2.3.1"), ("packaging", "26.3"), ("pluggy", "1.7.0"), ("pygments", "2.21.0"),
+        ("pytest", "9.2.0"), ("setuptools", "84.2.1"), ("six", "1.17.0"),
+    }
+    assert all(r.hashes for r in lock.requirements)
+    assert result.inputs == (
+        LockInput("pytest", "harness"), LockInput("setuptools>=61", "build-system"), LockInput("six", "extra:test"),
+    )
+    assert (result.project, result.cutoff_used, result.fallback_reason) == ("tiny", "2026-11-20T00:00:00Z", "")
+    assert result.sha256 == lock.sha256
+
+
+def test_resolve_lock_text_has_no_command_or_path_and_leaves_the_repository_untouched(tiny):
+    repo, before, result = tiny
+    lines = result.text.splitlines()
+    assert lines[0].startswith("# Hash-pinned test dependencies of one task")
+    assert "from files uploaded before 2026-11-20T00:00:00Z" in lines[1]
+    assert "pip-compile --" not in result.text and "/tmp" not in result.text and "/work" not in result.text
+    assert "tiny==" not in result.text
+    assert _tree(repo) == before
+
+
+def test_synthetic_lock_regenerates_the_committed_file_exactly():
+    committed = checkout_path(SYNTHETIC_LOCK).read_text(encoding="utf-8")
+    result = synthetic_lock(scoring_test_image())
+    assert result.text == committed
+    assert [r.name for r in result.lock.requirements] == ["iniconfig", "packaging", "pluggy", "pygments", "pytest"]
+
+
+def test_cutoff_before_any_usable_release_falls_back_and_says_why(tmp_path):
+    result = resolve_lock(tmp_path, image=scoring_test_image(), cutoff="2001-01-01")
+    assert result.cutoff_used is None
+    assert result.fallback_reason.startswith("no resolution from files uploaded before 2001-01-01T00:00:00Z")
+    assert "at resolution time (no cut-off)" in result.text.splitlines()[1]
+    assert "pytest" in {r.name for r in result.lock.requirements}
+
+
+def test_setup_py_runs_only_in_the_sandbox_and_its_extras_and_files_are_collected(tmp_path):
+    host_marker = tmp_path / "setup-py-ran-on-host"
+    repo = write_files(tmp_path / "repo", {
+        "setup.py": (
+            "from setuptools import setup\n"
+            f"try:\n    open({str(host_marker)!r}, 'w').write('x')\nexcept OSError:\n    pass\n"
+            "setup(name='setuppy-demo', version='1.0', py_modules=['demo'], install_requires=['six'],\n"
+            "      extras_require={'testing': ['iniconfig'], 'docs': ['sphinx']})\n"
+        ),
+        "demo.py": "",
+        "requirements-test.txt": "-e .\npluggy\ngit+https://github.com/x/y.git#egg=y\n",
+        "pyproject.toml": '[dependency-groups]\ndev = ["packaging"]\n',
+    })
+    result = resolve_lock(repo, image=scoring_test_image(), cutoff=CUTOFF)
+    assert not host_marker.exists()
+    assert result.inputs == (
+        LockInput("iniconfig", "metadata"), LockInput("packaging", "dependency-group:dev"),
+        LockInput("pluggy", "requirements-test.txt"), LockInput("pytest", "harness"),
+        LockInput("setuptools>=40.8.0", "build-system"), LockInput("six", "metadata"),
+    )
+    assert [d.requirement for d in result.dropped] == ["git+https://github.com/x/y.git#egg=y"]
+    names = {r.name for r in result.lock.requirements}
+    assert {"six", "iniconfig", "pluggy", "packaging", "setuptools", "pytest"} <= names
+    assert "sphinx" not in names and "setuppy-demo" not in names and result.project == "setuppy-demo"
+
+
+def test_normalise_cutoff_gives_utc_seconds():
+    assert normalise_cutoff("2024-03-01") == "2024-03-01T00:00:00Z"
+    assert normalise_cutoff("2024-03-01T12:30:00+02:00") == "2024-03-01T10:30:00Z"
+    assert normalise_cutoff("2024-03-01T12:30:00Z") == "2024-03-01T12:30:00Z"
+    assert normalise_cutoff(None) is None
+    with pytest.raises(UsageError):
+        normalise_cutoff("last tuesday")
+
+
+GOOD = "six==1.17.0 \\\n    --hash=sha256:" + "4" * 64 + "\n"
+
+
+def test_write_lock_writes_atomically_and_refuses_unhashed_text(tmp_path):
+    path = write_lock("demo__demo-1", GOOD, root=tmp_path)
+    assert path == tmp_path / "lockfiles" / "tasks" / "demo__demo-1.lock"
+    assert path.read_text() == GOOD
+    with pytest.raises(EnvironmentBuildError):
+        write_lock("demo__demo-1", "six==1.17.0\n", root=tmp_path)
+    assert path.read_text() == GOOD
+    assert sorted(os.listdir(path.parent)) == ["demo__demo-1.lock"]  # no temp files left
+
+
+@pytest.mark.parametrize("task_id", ["../escape", "a/b", "", ".hidden"])
+def test_write_lock_refuses_task_ids_that_are_not_file_names(tmp_path, task_id):
+    with pytest.raises(UsageError):
+        write_lock(task_id, GOOD, root=tmp_path)
+
+
+def test_lock_from_text_refuses_an_entry_without_hash():
+    with pytest.raises(EnvironmentBuildError, match="without --hash"):
+        Lock.from_text(GOOD + "pytest==9.2.0\n")
