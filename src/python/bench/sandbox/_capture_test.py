@@ -1,0 +1,66 @@
+import subprocess
+import sys
+import time
+
+from bench.sandbox._capture import disk_growth_watch, pump
+
+
+def _run(code: str, *, cap=1 << 20, wall=30.0, stdin=b"", watch=None):
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL)
+    started = time.monotonic()
+    try:
+        captured = pump(proc, stdin, cap, started + wall, watch)
+    finally:
+        proc.kill()
+        proc.wait()
+    return captured, time.monotonic() - started
+
+
+def test_output_beyond_the_cap_is_dropped_and_flagged_per_stream():
+    captured, _ = _run("import sys; sys.stdout.write('a' * 100000); sys.stderr.write('b' * 10)", cap=64)
+    assert captured.stdout == b"a" * 64 and captured.stdout_truncated
+    assert captured.stderr == b"b" * 10 and not captured.stderr_truncated
+    assert captured.stop_reason == ""
+
+
+def test_large_stdin_is_delivered_while_output_is_read():
+    data = bytes(range(256)) * 8000
+    captured, _ = _run("import sys; d = sys.stdin.buffer.read(); sys.stdout.buffer.write(d)", stdin=data,
+                       cap=len(data))
+    assert captured.stdout == data and not captured.stdout_truncated
+
+
+def test_reader_that_never_reads_stdin_does_not_hang_the_pump():
+    captured, elapsed = _run("print('done')", stdin=b"x" * (4 << 20))
+    assert captured.stdout == b"done\n" and elapsed < 20
+
+
+def test_deadline_stops_a_process_that_closed_its_output_but_keeps_running():
+    captured, elapsed = _run("import os, time; os.close(1); os.close(2); time.sleep(60)", wall=1.0)
+    assert captured.stop_reason == "timeout" and elapsed < 10
+
+
+def test_watch_can_stop_the_run():
+    calls = []
+
+    def watch():
+        calls.append(1)
+        return "stop now" if len(calls) >= 2 else ""
+
+    captured, elapsed = _run("import time; time.sleep(60)", watch=watch)
+    assert captured.stop_reason == "stop now" and elapsed < 10
+
+
+def test_disk_growth_watch_trips_only_past_the_limit(tmp_path):
+    watch = disk_growth_watch(tmp_path, 8 << 20)
+    assert watch() == ""
+    big = tmp_path / "big"
+    with open(big, "wb") as handle:
+        for _ in range(64):
+            handle.write(b"\1" * (1 << 20))
+        handle.flush()
+        import os
+
+        os.fsync(handle.fileno())
+    assert watch().startswith("disk limit: the work dir's filesystem grew by")

@@ -1,0 +1,245 @@
+"""The bwrap backend against the shared conformance + attack suite, plus what only bwrap has to get right."""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from bench.errors import SandboxError
+from bench.sandbox import conformance
+from bench.sandbox.bwrap import BwrapSandbox, cgroup_layout
+from bench.sandbox.protocol import ExecRequest, Limits, Mount, NetworkPolicy
+from bench.testsupport import child_env
+
+CASES = conformance.all_cases()
+
+
+@pytest.fixture(scope="module")
+def image():
+    return conformance.suite_image()
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("bwrap-suite")
+    os.chmod(folder, 0o755)
+    return folder
+
+
+@pytest.mark.parametrize("one", CASES, ids=[c.case_name for c in CASES])
+def test_suite_case(one, image, scratch):
+    result = conformance.run_case("bwrap", one, BwrapSandbox(), image[0], image[1], scratch)
+    assert result.passed, result.detail
+
+
+def test_bwrap_has_no_known_failures_and_the_suite_has_enough_attacks():
+    assert conformance.KNOWN_FAILURES["bwrap"] == set()
+    kinds = [c.case_kind for c in CASES]
+    assert kinds.count("attack") >= 14 and kinds.count("conformance") >= 13
+    assert len({c.case_name for c in CASES}) == len(CASES)
+
+
+def _request(image, workdir: Path, argv, **fields) -> ExecRequest:
+    fields.setdefault("env", (("PATH", "/usr/bin:/bin"),))
+    return ExecRequest(argv=tuple(argv), workdir=workdir, image_root=image[0], image_digest=image[1], **fields)
+
+
+def test_limits_and_cgroups_are_reported_in_enforcement(image, tmp_path):
+    result = BwrapSandbox().run(_request(image, tmp_path, ("true",)))
+    assert result.ok
+    for tag in ("bwrap:no-network", "prlimit:fsize", "prlimit:nofile", "prlimit:nproc", "cgroup-v1:memory",
+                "cgroup-v1:pids", "cgroup-v1:cpu", "cgroup-v2:kill"):
+        assert tag in result.enforcement, result.enforcement
+    assert result.notes == ()
+
+
+def test_workdir_goes_back_to_its_owner_after_the_run(image, tmp_path):
+    os.chown(tmp_path, 4321, 4321)
+    result = BwrapSandbox().run(_request(image, tmp_path, ("sh", "-c", "mkdir d && echo x > d/f && id -u")))
+    assert result.stdout == b"64123\n"
+    owners = {(p.stat().st_uid, p.stat().st_gid) for p in (tmp_path, tmp_path / "d", tmp_path / "d" / "f")}
+    assert owners == {(4321, 4321)}
+
+
+def test_setup_failure_is_a_sandbox_error_not_an_exit_code(image, tmp_path):
+    with pytest.raises(SandboxError, match="could not set up the sandbox: .*chdir"):
+        BwrapSandbox().run(_request(image, tmp_path, ("true",), cwd="/does/not/exist"))
+
+
+def test_missing_program_is_exit_127(image, tmp_path):
+    result = BwrapSandbox().run(_request(image, tmp_path, ("no-such-program",)))
+    assert result.exit_code == 127 and b"no-such-program" in result.stderr
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"mounts": (Mount(Path("/etc"), "/usr/local"),)}, "would shadow"),
+    ({"mounts": (Mount(Path("/etc"), "relative"),)}, "absolute normalised"),
+    ({"mounts": (Mount(Path("/nonexistent-src"), "/opt/x"),)}, "does not exist"),
+    ({"env": (("A=B", "c"),)}, "invalid environment entry"),
+    ({"limits": Limits(pids=0)}, "Limits.pids must be positive"),
+    ({"network": NetworkPolicy.INDEX_PROXY}, "needs ExecRequest.proxy_socket"),
+])
+def test_bad_requests_are_refused_before_anything_runs(image, tmp_path, fields, message):
+    with pytest.raises(SandboxError, match=message):
+        BwrapSandbox().run(_request(image, tmp_path, ("true",), **fields))
+
+
+def test_program_name_with_equals_sign_is_refused(image, tmp_path):
+    with pytest.raises(SandboxError, match="must not contain '='"):
+        BwrapSandbox().run(_request(image, tmp_path, ("A=B",)))
+
+
+def test_index_proxy_is_the_only_way_out(image, tmp_path):
+    from bench.sandbox.index_proxy import IndexProxy
+
+    code = ("import urllib.request\ntry:\n    urllib.request.urlopen('https://example.com/', timeout=20)\n"
+            "except OSError as e:\n    print('refused:', e)")
+    with IndexProxy() as proxy:
+        result = BwrapSandbox().run(_request(image, tmp_path, ("python3", "-c", code),
+                                             network=NetworkPolicy.INDEX_PROXY, proxy_socket=proxy.socket_path))
+        decisions = proxy.decisions
+    assert b"refused: <urlopen error Tunnel connection failed: 403" in result.stdout, result.stderr
+    assert [(d.method, d.target, d.status) for d in decisions] == [("CONNECT", "example.com:443", 403)]
+
+
+def test_keyboard_interrupt_tears_down_the_whole_run(image, tmp_path):
+    marker = conformance.token()
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    script = textwrap.dedent(f"""
+        import os, signal, threading, time
+        from pathlib import Path
+        from bench.sandbox.bwrap import BwrapSandbox
+        from bench.sandbox.protocol import ExecRequest
+        code = "import os, time\\nif os.fork() == 0:\\n    os.setsid()\\ntime.sleep(300)"
+        sandbox = BwrapSandbox()
+        threading.Timer(2.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+        try:
+            sandbox.run(ExecRequest(argv=("python3", "-c", code, {marker!r}), workdir=Path({str(workdir)!r}),
+                                    image_root=Path({str(image[0])!r})))
+            print("returned")
+        except KeyboardInterrupt:
+            print("interrupted", sandbox.leftovers())
+    """)
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=child_env(),
+                          timeout=120)
+    assert done.stdout.strip() == "interrupted ()", done.stderr
+    assert time.monotonic() - started < 60
+    assert conformance.host_pids_with(marker) == ()
+    assert (workdir.stat().st_uid, workdir.stat().st_gid) == (0, 0)
+
+
+def test_concurrent_runs_get_distinct_host_uids(image, tmp_path):
+    import threading
+
+    markers = [conformance.token() for _ in range(3)]
+    results = []
+
+    def one(index: int) -> None:
+        workdir = tmp_path / f"w{index}"
+        workdir.mkdir()
+        argv = ("sh", "-c", "id -u; sleep 3", markers[index])
+        results.append(BwrapSandbox().run(_request(image, workdir, argv)))
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(3)]
+    for thread in threads:
+        thread.start()
+    host_uids: dict[str, int] = {}
+    deadline = time.monotonic() + 60
+    while len(host_uids) < 3 and time.monotonic() < deadline:
+        for marker in markers:
+            for pid in conformance.host_pids_with(marker):
+                status = Path(f"/proc/{pid}/status").read_text() if Path(f"/proc/{pid}/status").exists() else ""
+                uid_line = [line for line in status.splitlines() if line.startswith("Uid:")]
+                if uid_line and int(uid_line[0].split()[1]) != 0:  # skip the root stage process
+                    host_uids[marker] = int(uid_line[0].split()[1])
+        time.sleep(0.05)
+    for thread in threads:
+        thread.join()
+    assert [r.stdout for r in results] == [b"64123\n"] * 3  # the same uid inside ...
+    assert len(set(host_uids.values())) == 3 and min(host_uids.values()) >= 64200  # ... distinct on the host
+
+
+def test_sigkill_of_the_harness_leaves_no_sandbox_processes(image, tmp_path):
+    marker = conformance.token()
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    script = textwrap.dedent(f"""
+        from pathlib import Path
+        from bench.sandbox.bwrap import BwrapSandbox
+        from bench.sandbox.protocol import ExecRequest
+        BwrapSandbox().run(ExecRequest(argv=("sleep", "300", {marker!r}), workdir=Path({str(workdir)!r}),
+                                       image_root=Path({str(image[0])!r})))
+    """)
+    harness = subprocess.Popen([sys.executable, "-c", script], env=child_env())
+    deadline = time.monotonic() + 60
+    while not conformance.host_pids_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert conformance.host_pids_with(marker), "the sandboxed sleep never started"
+    harness.send_signal(signal.SIGKILL)
+    harness.wait()
+    # --die-with-parent down the chain: the sandbox dies with the harness even without any teardown code.
+    deadline = time.monotonic() + 30
+    while conformance.host_pids_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert conformance.host_pids_with(marker) == ()
+    # Its cgroups outlived it (nobody was left to remove them); the next run anywhere sweeps them away.
+    BwrapSandbox().run(_request(image, tmp_path, ("true",)))
+    layout = cgroup_layout()
+    parents = [path for _, path in layout.v1] + ([layout.v2] if layout.v2 else [])
+    assert [p for parent in parents for p in parent.glob(f"lcb-{harness.pid}-*")] == []
+
+
+def test_unprivileged_caller_falls_back_to_rlimits_and_says_so(image):
+    """Without root: no uid switch, no cgroups; the run still works, limited by rlimits, and notes say so."""
+    # pytest's tmp_path sits in a 0700 folder; the unprivileged caller needs a path it can walk.
+    folder = Path(tempfile.mkdtemp(prefix="lcb-unprivileged-"))
+    os.chmod(folder, 0o755)
+    try:
+        lines = _run_as_unprivileged_caller(image[0], folder) + ["", ""]
+    finally:
+        shutil.rmtree(folder)
+    assert lines[0] == "64999 1 True", lines
+    assert "not root: the sandbox runs as the caller's uid" in lines[1]
+    assert "memory limited by RLIMIT_AS (no memory cgroup); oom_killed cannot be detected" in lines[1]
+
+
+def _run_as_unprivileged_caller(image_root: Path, folder: Path) -> list[str]:
+    import bench
+
+    package, view, work = folder / "pkg", folder / "rootfs", folder / "work"
+    shutil.copytree(Path(bench.__file__).parent, package / "bench",
+                    ignore=shutil.ignore_patterns("__pycache__", "*_test.py"))
+    for path in (*package.rglob("*"), package):
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    view.mkdir()
+    work.mkdir()
+    os.chown(work, 64999, 64999)
+    code = textwrap.dedent(f"""
+        from pathlib import Path
+        from bench.sandbox.bwrap import BwrapSandbox
+        from bench.sandbox.protocol import ExecRequest, Limits
+        r = BwrapSandbox().run(ExecRequest(
+            argv=("python3", "-c", "import os; print(os.getuid()); bytearray(900 << 20)"),
+            workdir=Path({str(work)!r}), image_root=Path({str(view)!r}), env=(("PATH", "/usr/bin:/bin"),),
+            limits=Limits(memory_bytes=512 << 20)))
+        print(r.stdout.decode().strip(), r.exit_code, "MemoryError" in r.stderr.decode())
+        print("|".join(r.notes))
+    """)
+    # The cached rootfs sits under root's home: show it to the unprivileged caller through a private bind.
+    script = 'mount --bind "$1" "$2" && shift 2 && exec setpriv --reuid=64999 --regid=64999 --clear-groups "$@"'
+    done = subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh", str(image_root), str(view),
+         "/usr/bin/python3", "-c", code],
+        capture_output=True, text=True, timeout=120, cwd="/",
+        env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "PYTHONPATH": str(package), "BENCH_CACHE_DIR": str(folder)})
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()

@@ -1,0 +1,1 @@
+"""Task sources: where a task's code comes from (git clones, authored synthetic tasks, released sdists)."""

@@ -1,0 +1,28 @@
+"""Checking that (), [] and {} are properly nested."""
+
+_PAIRS = {")": "(", "]": "[", "}": "{"}
+
+
+def first_error(text):
+    stack = []
+    for index, ch in enumerate(text):
+        if ch in "([{":
+            stack.append((ch, index))
+        elif ch in _PAIRS:
+            if not stack or stack[-1][0] != _PAIRS[ch]:
+                return index
+            stack.pop()
+    if stack:
+        return stack[-1][1]
+    return None
+
+
+def is_balanced(text):
+    stack = []
+    for ch in text:
+        if ch in "([{":
+            stack.append(ch)
+        elif ch in _PAIRS:
+            if not stack or stack.pop() != _PAIRS[ch]:
+                return False
+    return True
