@@ -26,6 +26,9 @@ VERBS = {
     "lock": "lock",
     "pool": "pool",
     "report": "report",
+    "sandbox": "sandbox",
+    "image": "image",
+    "mutate": "mutate",
 }
 
 EPILOG = """examples:

@@ -28,6 +28,10 @@ class Limits:
     file_size_bytes: int = 1 << 30
     output_bytes: int = 1 << 20  # per stream; the rest is dropped and the result says so
     nofile: int = 4096
+    tmp_bytes: int = 1 << 30  # size of the sandbox's private /tmp (a tmpfs; its pages count as memory too)
+    # Host guard: stop the run once the work dir's filesystem has grown by this much (many files, each under
+    # file_size_bytes, could otherwise fill the host disk). Measured on the whole filesystem, so generous.
+    disk_bytes: int = 8 << 30
 
 
 @dataclass(frozen=True)

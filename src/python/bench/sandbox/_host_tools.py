@@ -1,0 +1,52 @@
+"""Host programs the harness needs (bwrap, mmdebstrap): found on PATH, or installed from Debian when root."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+
+from bench.errors import InfrastructureError
+
+_install_lock = threading.Lock()
+APT_ENV = {"DEBIAN_FRONTEND": "noninteractive", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
+
+
+def ensure_tool(binary: str, package: str, error: type[InfrastructureError]) -> str:
+    """The absolute path of ``binary``; installs Debian's ``package`` with apt-get when missing and root."""
+    found = shutil.which(binary)
+    if found:
+        return found
+    command = f"apt-get install -y {package}"
+    if os.geteuid() != 0:
+        raise error(f"{binary} is not installed; install it with `{command}` (as root) and retry")
+    with _install_lock:
+        found = shutil.which(binary)
+        if found:
+            return found
+        print(f"bench: {binary} not found; running `{command}`", file=sys.stderr)
+        if not _apt_install(package):
+            # A fresh machine has no package lists yet: fetch them once and try again.
+            _apt(("apt-get", "update"), error)
+            if not _apt_install(package):
+                raise error(f"`{command}` failed; install {package} by hand and retry")
+    found = shutil.which(binary)
+    if not found:
+        raise error(f"`{command}` succeeded but {binary} is still not on PATH")
+    return found
+
+
+def _apt_install(package: str) -> bool:
+    done = subprocess.run(("apt-get", "install", "-y", "--no-install-recommends", package),
+                          env={**os.environ, **APT_ENV}, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL)
+    return done.returncode == 0
+
+
+def _apt(argv: tuple[str, ...], error: type[InfrastructureError]) -> None:
+    done = subprocess.run(argv, env={**os.environ, **APT_ENV}, capture_output=True, text=True)
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        raise error(f"`{' '.join(argv)}` failed: {' | '.join(tail)}")
