@@ -41,13 +41,25 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"unknown case(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
         cases = tuple(c for c in cases if c.case_name in args.only)
     print(f"bench sandbox check: backend {backend}, {len(cases)} cases", file=sys.stderr)
-    results = conformance.run_suites(backend, cases=cases, progress=_print_case)
+    with _daemon_for(backend):
+        results = conformance.run_suites(backend, cases=cases, progress=_print_case)
     failed = sum(not r.passed and not r.known_failure for r in results)
     passed = sum(r.passed for r in results)
     print(f"{passed} passed, {failed} failed")
     if failed:
         raise CheckFailed(f"backend {backend}: {failed} sandbox case(s) failed")
     return 0
+
+
+def _daemon_for(backend: str):
+    """The docker backend needs a daemon: the configured one if it answers, else a private one started here."""
+    import contextlib
+
+    if backend != "docker":
+        return contextlib.nullcontext()
+    from bench.sandbox.dockerd import docker_daemon
+
+    return docker_daemon()
 
 
 def _print_case(result) -> None:
