@@ -9,6 +9,9 @@ unpacked once to ``images/rootfs/<hex>/`` for bwrap.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+
 import hashlib
 import json
 import os
@@ -158,15 +161,18 @@ def build_image(name: str, *, update: bool = False, rebuild: bool = False, reuse
     recipe, recipe_sha = load_recipe(folder)
     pinned_digest, pinned_manifest = read_pin(folder)
     cache = images_cache(cache_dir)
-    if pinned_digest and not (update or rebuild):
-        tar = cache / f"{pinned_digest.removeprefix('sha256:')}.tar"
-        if tar.is_file() and file_digest(tar) == pinned_digest:
-            return Image(name, recipe_sha, pinned_digest, tar, _cached_manifest(tar))
+    cached = None if update or rebuild else _cached_image(name, recipe_sha, pinned_digest, cache)
+    if cached is not None:
+        return cached
     if reuse_only:
         raise ImageError(f"image {name} ({pinned_digest or 'unpinned'}) is not in the cache {cache}; "
                          f"build it with `bench image build {name}`")
-    print(f"bench: building image {name} with mmdebstrap (takes a minute or two)", file=sys.stderr)
-    digest, tar, manifest = _build(recipe, cache)
+    with _build_lock(cache, name):  # parallel callers wait for one build instead of each running mmdebstrap
+        cached = None if update or rebuild else _cached_image(name, recipe_sha, pinned_digest, cache)
+        if cached is not None:
+            return cached
+        print(f"bench: building image {name} with mmdebstrap (takes a minute or two)", file=sys.stderr)
+        digest, tar, manifest = _build(recipe, cache)
     if update:
         write_pin(folder, digest, manifest)
         print(f"bench: pinned {name} at {digest}", file=sys.stderr)
@@ -176,6 +182,26 @@ def build_image(name: str, *, update: bool = False, rebuild: bool = False, reuse
     elif digest != pinned_digest:
         raise ImageError(_mismatch_message(name, pinned_digest, digest, pinned_manifest or (), manifest, tar))
     return Image(name, recipe_sha, digest, tar, manifest)
+
+
+def _cached_image(name: str, recipe_sha: str, pinned_digest: str | None, cache: Path) -> Image | None:
+    if not pinned_digest:
+        return None
+    tar = cache / f"{pinned_digest.removeprefix('sha256:')}.tar"
+    if tar.is_file() and file_digest(tar) == pinned_digest:
+        return Image(name, recipe_sha, pinned_digest, tar, _cached_manifest(tar))
+    return None
+
+
+@contextlib.contextmanager
+def _build_lock(cache: Path, name: str):
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / f".build-{name}.lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def ensure_image(name: str, *, root: Path | None = None, cache_dir: Path | None = None) -> Image:

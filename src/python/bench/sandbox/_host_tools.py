@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import shutil
 import subprocess
@@ -22,31 +24,47 @@ def ensure_tool(binary: str, package: str, error: type[InfrastructureError]) -> 
     command = f"apt-get install -y {package}"
     if os.geteuid() != 0:
         raise error(f"{binary} is not installed; install it with `{command}` (as root) and retry")
-    with _install_lock:
+    with _install_lock, apt_lock():
         found = shutil.which(binary)
         if found:
             return found
         print(f"bench: {binary} not found; running `{command}`", file=sys.stderr)
-        if not _apt_install(package):
-            # A fresh machine has no package lists yet: fetch them once and try again.
-            _apt(("apt-get", "update"), error)
-            if not _apt_install(package):
-                raise error(f"`{command}` failed; install {package} by hand and retry")
+        install_package(package, error)
     found = shutil.which(binary)
     if not found:
         raise error(f"`{command}` succeeded but {binary} is still not on PATH")
     return found
 
 
+@contextlib.contextmanager
+def apt_lock():
+    """One apt run at a time across processes (parallel test runs may all find a tool missing)."""
+    with open("/tmp/.loopcontrolbench-apt.lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def install_package(package: str, error: type[InfrastructureError]) -> None:
+    """apt-get install, fetching the package lists first when the machine has none yet. Hold apt_lock()."""
+    if not _apt_install(package):
+        _apt(("apt-get", "update"), error)
+        if not _apt_install(package):
+            raise error(f"`apt-get install -y {package}` failed; install {package} by hand and retry")
+
+
 def _apt_install(package: str) -> bool:
-    done = subprocess.run(("apt-get", "install", "-y", "--no-install-recommends", package),
+    done = subprocess.run(("apt-get", "-o", "DPkg::Lock::Timeout=600", "install", "-y",
+                           "--no-install-recommends", package),
                           env={**os.environ, **APT_ENV}, stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL)
     return done.returncode == 0
 
 
 def _apt(argv: tuple[str, ...], error: type[InfrastructureError]) -> None:
-    done = subprocess.run(argv, env={**os.environ, **APT_ENV}, capture_output=True, text=True)
+    done = subprocess.run((argv[0], "-o", "DPkg::Lock::Timeout=600", *argv[1:]), env={**os.environ, **APT_ENV}, capture_output=True, text=True)
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
         raise error(f"`{' '.join(argv)}` failed: {' | '.join(tail)}")

@@ -35,25 +35,16 @@ def find_dockerd() -> Path:
             return Path(candidate)
     if os.geteuid() != 0:
         raise SandboxError("dockerd not found; install Debian's docker.io package (needs root)")
-    print("bench: installing Debian's docker.io package for a private dockerd", file=sys.stderr)
-    _apt_install("docker.io")
+    from bench.sandbox._host_tools import apt_lock, install_package
+
+    with apt_lock():
+        if not any(os.access(c, os.X_OK) for c in DOCKERD_CANDIDATES):
+            print("bench: installing Debian's docker.io package for a private dockerd", file=sys.stderr)
+            install_package("docker.io", SandboxError)
     for candidate in DOCKERD_CANDIDATES:
         if os.access(candidate, os.X_OK):
             return Path(candidate)
     raise SandboxError("docker.io installed but no dockerd found in " + ", ".join(DOCKERD_CANDIDATES))
-
-
-def _apt_install(package: str) -> None:
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE, "env": env}
-    first = subprocess.run(["apt-get", "install", "-y", "-q", package], **quiet)
-    if first.returncode == 0:
-        return
-    # A fresh machine has no package lists yet.
-    subprocess.run(["apt-get", "update", "-q"], **quiet)
-    second = subprocess.run(["apt-get", "install", "-y", "-q", package], **quiet)
-    if second.returncode != 0:
-        raise SandboxError(f"apt-get install {package} failed: {second.stderr.decode(errors='replace')[-500:]}")
 
 
 def dockerd_argv(dockerd: Path, root: Path, storage_driver: str, namespace: str) -> list[str]:
