@@ -6,30 +6,25 @@ Exit codes: 0 ok, 1 the thing checked failed, 2 bad input or usage, 3 infrastruc
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from typing import Sequence
 
 from bench import __version__
 from bench.errors import EXIT_INFRA, EXIT_USAGE, BenchError
 
-# Verb name → module under bench.cli. Verb modules are light to import; heavy work is imported in run().
-VERBS = {
-    "list": "list_tasks",
-    "validate": "validate",
-    "certify": "certify",
-    "score": "score",
-    "prompt": "prompt",
-    "check": "check",
-    "verify": "verify",
-    "admit": "admit",
-    "lock": "lock",
-    "pool": "pool",
-    "report": "report",
-    "sandbox": "sandbox",
-    "image": "image",
-    "mutate": "mutate",
-}
+
+
+def verb_modules() -> dict:
+    """Verb name → its module. Verb modules are light to import; each imports its heavy work inside run()."""
+    from bench.cli import (admit, certify, check, image, list_tasks, lock, mutate, pool, prompt, report,
+                           sandbox, score, validate, verify)
+
+    return {
+        "list": list_tasks, "validate": validate, "image": image, "sandbox": sandbox, "lock": lock,
+        "certify": certify, "admit": admit, "mutate": mutate, "pool": pool, "score": score,
+        "prompt": prompt, "check": check, "report": report, "verify": verify,
+    }
+
 
 EPILOG = """examples:
   bench list kind:synthetic
@@ -47,8 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"bench {__version__}")
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
     sub.required = True
-    for verb, module in VERBS.items():
-        importlib.import_module(f"bench.cli.{module}").add_parser(sub)
+    for module in verb_modules().values():
+        module.add_parser(sub)
     return parser
 
 
