@@ -8,6 +8,9 @@ import sys
 from pathlib import Path
 from typing import Mapping
 
+# Child processes run `python -m bench.cli.main`; importing it here makes test runners ship the whole CLI.
+import bench.cli.main  # noqa: F401
+
 
 def child_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment for a child `python -m bench…`: this process's import path made explicit, because under
