@@ -137,12 +137,12 @@ def test_provider_module_that_fails_to_import_is_a_usage_error(monkeypatch):
 def test_importing_registry_and_providers_does_not_import_clients():
     code = (
         "import sys\n"
-        "import bench.model.registry, bench.model.openai_compatible, bench.model.ollama, bench.model.llamacpp\n"
+        "import bench.model.registry, bench.model.openai_compatible, bench.model.ollama\n"
         "import bench.attempt.prompt, bench.attempt.edits\n"
         "heavy = sorted(m for m in ('openai', 'httpx', 'httpx2', 'llama_cpp', 'numpy') if m in sys.modules)\n"
         "print(heavy)\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], env={"PYTHONPATH": str(SRC)}, capture_output=True, text=True, check=True
-    )
+    from bench.testsupport import child_env
+
+    result = subprocess.run([sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"

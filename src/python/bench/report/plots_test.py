@@ -87,12 +87,8 @@ def test_importing_the_report_builder_does_not_import_matplotlib():
 
 
 def _env() -> dict[str, str]:
-    import os
-    from pathlib import Path
+    from bench.testsupport import child_env
 
-    import bench.report
+    import bench.cli.report  # noqa: F401  (the child imports it; this ships it to the test runner)
 
-    src = str(Path(bench.report.__file__).resolve().parents[2])
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([src, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    return env
+    return child_env()
