@@ -13,10 +13,13 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.errors import EnvironmentBuildError
 from bench.gate.certify import Certificate, certify
 from bench.spec.load import discover, load_all, spec_from_document
 from bench.spec.model import TaskSpec
 from bench.store.action_cache import write_atomic
+
+MAX_TEST_ID_CHARS = 1000  # the task spec schema's maxLength for one test id
 
 
 
@@ -61,7 +64,12 @@ def admit(candidate: dict, root: Path, *, k: int = 3, sandbox_name: str = "bwrap
           relock: bool = True, max_targets: int | None = None) -> Admission:
     spec = spec_from_document(candidate, path=str(root / "tasks" / "_candidates" / f"{candidate['task_id']}.json"))
     if relock or not (root / spec.lockfile).exists():
-        lock_candidate(spec, root, sandbox_name=sandbox_name, mirror=mirror)
+        try:
+            lock_candidate(spec, root, sandbox_name=sandbox_name, mirror=mirror)
+        except EnvironmentBuildError as error:  # unresolvable test dependencies: a drop like a failed install
+            reason = f"lock_failed: {_last_line(str(error))[:300]}"
+            record_drop(candidate, reason, root)
+            return Admission(spec.task_id, False, reason, None, None)
     outcome = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
     cert = outcome.certificate
     reason = cert.decision.reason
@@ -72,7 +80,13 @@ def admit(candidate: dict, root: Path, *, k: int = 3, sandbox_name: str = "bwrap
     if not cert.admitted or reason.startswith("duplicate_of"):
         record_drop(candidate, reason, root)
         return Admission(spec.task_id, False, reason, None, cert)
-    doc = dict(candidate, fail_to_pass=list(cert.sets.fail_to_pass), pass_to_pass=list(cert.sets.pass_to_pass))
+    if any(len(test_id) > MAX_TEST_ID_CHARS for test_id in cert.sets.fail_to_pass):
+        record_drop(candidate, "target_id_too_long", root)
+        return Admission(spec.task_id, False, "target_id_too_long", None, cert)
+    # The schema caps a test id's length; an over-long pass-to-pass id (a huge parametrize value) is left out
+    # of the set rather than losing the task: it still runs, it is just not checked for breakage.
+    pass_to_pass = [test_id for test_id in cert.sets.pass_to_pass if len(test_id) <= MAX_TEST_ID_CHARS]
+    doc = dict(candidate, fail_to_pass=list(cert.sets.fail_to_pass), pass_to_pass=pass_to_pass)
     final = spec_from_document(doc)  # the admitted spec must itself validate
     path = root / "tasks" / group_of(final) / f"{final.task_id}.json"
     write_atomic(path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
@@ -94,6 +108,11 @@ def find_duplicate(spec: TaskSpec, cert: Certificate, root: Path) -> str | None:
         if same_fix or same_mutation or same_targets:
             return other.task_id
     return None
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else text
 
 
 def record_drop(candidate: dict, reason: str, root: Path) -> Path:

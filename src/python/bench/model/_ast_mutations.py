@@ -8,7 +8,8 @@ newline. The operator set is the classic one of mutation testing and of search-b
 operator          what it does
 ================  ==================================================================================
 ``cmp``           ``<`` ↔ ``<=``, ``>`` ↔ ``>=``, ``==`` ↔ ``!=``, ``is`` ↔ ``is not``, ``in`` ↔ ``not in``
-``arith``         ``+`` ↔ ``-``, ``*`` → ``//``, ``//`` → ``*`` / ``/``, ``/`` → ``//`` (also augmented)
+``arith``         ``+`` ↔ ``-``, ``*`` ↔ ``//``, ``//`` ↔ ``/``, ``*`` ↔ ``/``, ``%`` ↔ ``//``, ``**`` ↔ ``*``,
+                  ``<<`` ↔ ``>>``, ``&`` ↔ ``|``, ``&`` ↔ ``^`` (also augmented ``+=`` …)
 ``const``         an integer constant ``n`` → ``n + 1`` / ``n - 1``
 ``bound``         a non-constant slice bound, index or ``range()`` argument ``x`` → ``x + 1`` / ``x - 1``
 ``negate``        an ``if`` / ``while`` / conditional-expression test ``c`` → ``not (c)``
@@ -18,7 +19,9 @@ operator          what it does
 ``swap-args``     two positional arguments of one call, of the same AST node kind, exchanged
 ================  ==================================================================================
 
-Mutants that do not parse, or that reproduce the original text or an earlier mutant's text, are dropped.
+Mutants that reproduce the original text or an earlier mutant's text are dropped. The operators keep the
+syntax valid by construction; :func:`parses` checks a mutant when it is about to be used, because parsing
+every mutant of a large module up front costs seconds.
 """
 
 from __future__ import annotations
@@ -44,11 +47,21 @@ _CMP_SWAPS: dict[type, tuple[str, str, str]] = {
 }
 
 _ARITH_SWAPS: dict[type, tuple[str, tuple[str, ...]]] = {
+    # AST op type -> (regex finding the operator token in the gap, replacements). Besides the classic swaps
+    # this holds the inverse of every arithmetic change the mutation-task engine injects (bench.mutate), so
+    # the repairer can undo any of them.
     ast.Add: (r"\+", ("-",)),
     ast.Sub: (r"-", ("+",)),
-    ast.Mult: (r"\*(?!\*)", ("//",)),
-    ast.FloorDiv: (r"//", ("*", "/")),
-    ast.Div: (r"(?<!/)/(?!/)", ("//",)),
+    ast.Mult: (r"(?<!\*)\*(?!\*)", ("//", "/", "**")),
+    ast.FloorDiv: (r"//", ("*", "/", "%")),
+    ast.Div: (r"(?<!/)/(?!/)", ("//", "*")),
+    ast.Mod: (r"%", ("//",)),
+    ast.Pow: (r"\*\*", ("*",)),
+    ast.LShift: (r"<<", (">>",)),
+    ast.RShift: (r">>", ("<<",)),
+    ast.BitAnd: (r"&", ("|", "^")),
+    ast.BitOr: (r"\|", ("&",)),
+    ast.BitXor: (r"\^", ("&",)),
 }
 
 _SIMPLE_EXPRESSIONS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant)
@@ -87,7 +100,7 @@ def apply_mutation(source: str, mutation: Mutation) -> str:
 
 
 def enumerate_mutations(path: str, source: str) -> tuple[Mutation, ...]:
-    """Every valid, distinct single-site mutant of ``source`` in a deterministic (source) order."""
+    """Every distinct single-site mutant of ``source`` in a deterministic (source) order."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -98,14 +111,14 @@ def enumerate_mutations(path: str, source: str) -> tuple[Mutation, ...]:
     kept = []
     for mutation in sorted(finder.found, key=lambda m: (m.start, m.end, m.operator, m.replacement)):
         text = apply_mutation(source, mutation)
-        if text in seen_texts or not _parses(text):
+        if text in seen_texts:
             continue
         seen_texts.add(text)
         kept.append(mutation)
     return tuple(kept)
 
 
-def _parses(text: str) -> bool:
+def parses(text: str) -> bool:
     try:
         ast.parse(text)
     except SyntaxError:

@@ -33,7 +33,18 @@ def test_comparison_swaps_replace_only_the_operator_token():
 
 
 def test_arithmetic_swaps_cover_augmented_assignment_and_floor_division():
-    assert _by_operator("arith") == [("+=", "-="), ("*", "//"), ("//", "*"), ("//", "/")]
+    assert _by_operator("arith") == [
+        ("+=", "-="), ("*", "**"), ("*", "/"), ("*", "//"), ("//", "%"), ("//", "*"), ("//", "/")
+    ]
+
+
+def test_every_arithmetic_change_of_the_mutation_engine_can_be_undone():
+    # (injected by bench.mutate, the token the repairer must put back)
+    injected = [("-", "+"), ("+", "-"), ("/", "*"), ("*", "/"), ("/", "//"), ("//", "%"), ("*", "**"),
+                (">>", "<<"), ("<<", ">>"), ("|", "&"), ("&", "|"), ("&", "^")]
+    for bug, fix in injected:
+        source = f"def f(a, b):\n    return a {bug} b\n"
+        assert (bug, fix) in {(m.original, m.replacement) for m in enumerate_mutations("m.py", source)}
 
 
 def test_integer_constants_move_by_one_and_bounds_get_plus_minus_one():
@@ -61,7 +72,7 @@ def test_call_arguments_of_the_same_kind_are_swapped():
 
 def test_every_mutant_parses_differs_and_keeps_the_line_count():
     mutants = [apply_mutation(SOURCE, m) for m in enumerate_mutations("m.py", SOURCE)]
-    assert len(mutants) == len(set(mutants)) == 36
+    assert len(mutants) == len(set(mutants)) == 39
     for mutant in mutants:
         ast.parse(mutant)
         assert mutant != SOURCE

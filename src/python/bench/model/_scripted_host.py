@@ -17,6 +17,7 @@ import sys
 import tempfile
 import threading
 import xml.etree.ElementTree as ElementTree
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +30,7 @@ Files = tuple[tuple[str, str], ...]  # (path, text) sorted by path
 SYNTHETIC_DIR = Path("tasks") / "synthetic"
 # The suites run in well under a second; a mutant that takes this long loops forever.
 _TEST_TIMEOUT_SECONDS = 8
+_BATCH_PROCESSES = 2
 
 
 @dataclass(frozen=True)
@@ -130,38 +132,25 @@ class HostRunner:
         return observation
 
     def prefetch(self, items: list[tuple[SyntheticTask, Files]], timeout: float | None = None) -> None:
-        """Observe every (task, files) not yet cached, all in one pytest-running interpreter.
+        """Observe every (task, files) not yet cached, in pytest-running interpreters (one per core, at most 2).
 
-        If the batch outlives ``timeout`` (a candidate hangs), nothing is cached and :meth:`observe` later
-        runs each candidate on its own, with its own timeout.
+        If a batch outlives ``timeout`` (a candidate hangs), its results are dropped and :meth:`observe`
+        later runs each of those candidates on its own, with its own timeout.
         """
         pending: dict[tuple[str, str], tuple[SyntheticTask, Files]] = {}
         for task, files in items:
             key = (task.task_id, candidate_digest(files))
             if key not in self._cache:
                 pending.setdefault(key, (task, files))
-        if not pending:
+        entries = list(pending.items())
+        workers = max(1, min(_BATCH_PROCESSES, os.cpu_count() or 1, len(entries)))
+        if not entries:
             return
-        with tempfile.TemporaryDirectory(prefix="scripted-batch-") as scratch:
-            jobs = []
-            for number, (task, files) in enumerate(pending.values()):
-                workdir = Path(scratch) / str(number)
-                _write(workdir, files + task.tests)
-                jobs.append({"workdir": str(workdir), "junit": str(workdir / ".junit.xml")})
-            jobs_path = Path(scratch) / "jobs.json"
-            jobs_path.write_text(json.dumps(jobs), encoding="utf-8")
-            batch = Path(__file__).with_name("_pytest_batch.py")
-            try:
-                done = subprocess.run([sys.executable, str(batch), str(jobs_path)], env=_test_env(),
-                                      capture_output=True, text=True, check=False, timeout=timeout)
-            except subprocess.TimeoutExpired:
-                return
-            if done.returncode != 0:
-                raise CheckFailed(f"pytest batch failed ({done.returncode}): {done.stderr[-2000:]}")
-            results = json.loads(Path(str(jobs_path) + ".out").read_text(encoding="utf-8"))
-            for (key, (task, _)), job, result in zip(pending.items(), jobs, results):
-                observation = _observation(task, result["returncode"], result["stdout"], Path(job["junit"]))
-                self._remember(key, observation)
+        shares = [entries[index::workers] for index in range(workers)]
+        with ThreadPoolExecutor(workers) as pool:
+            for share, observations in zip(shares, pool.map(lambda part: _run_batch(part, timeout), shares)):
+                for (key, _), observation in zip(share, observations or ()):
+                    self._remember(key, observation)
 
     def _remember(self, key: tuple[str, str], observation: Observation) -> None:
         with self._lock:
@@ -182,6 +171,32 @@ class HostRunner:
                 targets = tuple(sorted(task.fail_to_pass + task.pass_to_pass))
                 return Observation(True, False, targets, "", timed_out=True)
             return _observation(task, done.returncode, done.stdout, junit)
+
+
+def _run_batch(entries: list[tuple[tuple[str, str], tuple[SyntheticTask, Files]]],
+               timeout: float | None) -> list[Observation] | None:
+    """Observations of ``entries`` from one ``_pytest_batch.py`` process; None if it timed out."""
+    with tempfile.TemporaryDirectory(prefix="scripted-batch-") as scratch:
+        jobs = []
+        for number, (_, (task, files)) in enumerate(entries):
+            workdir = Path(scratch) / str(number)
+            _write(workdir, files + task.tests)
+            jobs.append({"workdir": str(workdir), "junit": str(workdir / ".junit.xml")})
+        jobs_path = Path(scratch) / "jobs.json"
+        jobs_path.write_text(json.dumps(jobs), encoding="utf-8")
+        batch = Path(__file__).with_name("_pytest_batch.py")
+        try:
+            done = subprocess.run([sys.executable, str(batch), str(jobs_path)], env=_test_env(),
+                                  capture_output=True, text=True, check=False, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+        if done.returncode != 0:
+            raise CheckFailed(f"pytest batch failed ({done.returncode}): {done.stderr[-2000:]}")
+        results = json.loads(Path(f"{jobs_path}.out").read_text(encoding="utf-8"))
+        return [
+            _observation(task, result["returncode"], result["stdout"], Path(job["junit"]))
+            for (_, (task, _)), job, result in zip(entries, jobs, results)
+        ]
 
 
 def _test_env() -> dict[str, str]:

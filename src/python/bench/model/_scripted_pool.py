@@ -13,7 +13,7 @@ import hashlib
 import itertools
 from typing import Iterator
 
-from bench.model._ast_mutations import apply_mutation, enumerate_mutations
+from bench.model._ast_mutations import apply_mutation, enumerate_mutations, parses
 from bench.model._scripted_host import Files, SyntheticTask
 
 MAX_HUNK_SUBSETS = 30
@@ -94,8 +94,9 @@ def _mutants(task: SyntheticTask, program: Files, origin: str) -> Iterator[Candi
 
     files = dict(program)
     for mutation in sorted(found, key=seeded):
-        mutated = dict(files, **{mutation.path: apply_mutation(files[mutation.path], mutation)})
-        yield f"{origin} + {mutation.describe()}", tuple(sorted(mutated.items()))
+        text = apply_mutation(files[mutation.path], mutation)
+        if parses(text):
+            yield f"{origin} + {mutation.describe()}", tuple(sorted(dict(files, **{mutation.path: text}).items()))
 
 
 def cosmetic_variant(candidate: Candidate, revision: int) -> Candidate:

@@ -33,12 +33,13 @@ import threading
 from dataclasses import dataclass
 
 from bench.errors import UsageError
-from bench.model._ast_mutations import Mutation, apply_mutation, enumerate_mutations
+from bench.model._ast_mutations import Mutation, apply_mutation, enumerate_mutations, parses
 from bench.model.protocol import Completion, Message, ModelParams, RequestContext
 from bench.model.registry import register
 
 STRATEGIES = ("ast",)
 _NO_LOCATION = 10**9
+_CANDIDATE_CACHE_SIZE = 32  # bases whose candidate lists are kept (one per task being worked on)
 _LOCATION = re.compile(r"([\w./\\-]*\w\.py):(\d+)")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 _CANDIDATE_LINE = re.compile(r"^\[candidate (\S+)\]", re.MULTILINE)
@@ -190,9 +191,11 @@ class Repairer:
             candidates = self._candidates_of(base)
         paths = tuple(path for path, _ in base)
         untried = tuple(m for m in candidates if m.key not in tried)
-        if not untried:
-            return Completion(text=f"{self.model_id}: no untried candidate remains ({len(candidates)} tried).\n")
-        chosen = rank(untried, context, paths, evidence)[0]
+        chosen = self._first_valid(rank(untried, context, paths, evidence), base)
+        if chosen is None:
+            # A reply without edits: the harness scores the turn invalid_edit and the workspace stays as is.
+            text = f"{self.model_id}: no untried candidate remains ({len(candidates)} candidates in all).\n"
+            return Completion(text=text, served_model=self.model_id)
         with self._lock:
             self._tried.setdefault(trajectory, []).append((context.turn, chosen.key))
         text = self._response(chosen, base, dict(context.source_files), len(untried))
@@ -225,8 +228,18 @@ class Repairer:
         self._feedback[trajectory] = kept
         return "\n".join(text for _, text in kept)
 
+    def _first_valid(self, ranked: list[Mutation], base: Files) -> Mutation | None:
+        """The best candidate whose program parses (the operators keep syntax valid; this is a guard)."""
+        texts = dict(base)
+        for mutation in ranked:
+            if parses(apply_mutation(texts[mutation.path], mutation)):
+                return mutation
+        return None
+
     def _candidates_of(self, base: Files) -> tuple[Mutation, ...]:
         if base not in self._candidates:
+            if len(self._candidates) >= _CANDIDATE_CACHE_SIZE:
+                self._candidates.pop(next(iter(self._candidates)))  # the oldest base
             found: list[Mutation] = []
             for path, text in base:
                 if path.endswith(".py"):

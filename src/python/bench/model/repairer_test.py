@@ -134,7 +134,7 @@ def test_never_proposes_the_same_candidate_or_program_twice(tmp_path):
         keys.append(text.split("[candidate ", 1)[1].split("]", 1)[0])
         files = _apply(files, text)
         programs.append(files[SOURCE_PATH])
-    assert len(set(keys)) == len(keys) == count == 17
+    assert len(set(keys)) == len(keys) == count == 20
     assert len(set(programs)) == count and BUGGY not in programs
 
 

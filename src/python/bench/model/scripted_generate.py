@@ -37,7 +37,7 @@ from bench.model.scripted import (
     converge_turn, regime_bucket, regime_of,
 )
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 MAX_EVALUATIONS = 60  # candidate programs run per task before giving up on the stricter distinctness keys
 PREFETCH_CHUNK = 8
 PREFETCH_TIMEOUT_SECONDS = 90.0  # past this a chunk holds a hanging mutant: its candidates run one by one
@@ -51,8 +51,12 @@ def main(checkout: Path | None = None, study: str = DEFAULT_STUDY) -> int:
     tasks = load_tasks(root)
     for number, task in enumerate(tasks, start=1):
         started = time.monotonic()
+        target = out_dir / f"{task.slug}.json"
+        if _is_current(target, task):
+            print(f"[{number}/{len(tasks)}] {task.task_id}: current", file=sys.stderr)
+            continue
         data = build(task, runner, study)
-        _write_json(out_dir / f"{task.slug}.json", data)
+        _write_json(target, data)
         print(f"[{number}/{len(tasks)}] {task.task_id}: {data['regime']} ({time.monotonic() - started:.1f} s)",
               file=sys.stderr)
     wanted = {f"{task.slug}.json" for task in tasks}
@@ -63,6 +67,15 @@ def main(checkout: Path | None = None, study: str = DEFAULT_STUDY) -> int:
     _write_text(root / SCRIPTED_DIR / "README.md", readme(summaries))
     print(f"{len(tasks)} trajectories in {out_dir} ({runner.runs} host test runs)", file=sys.stderr)
     return 0
+
+
+def _is_current(path: Path, task: SyntheticTask) -> bool:
+    """A data file built by this generator version from the task's current files needs no rebuild."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return data.get("generator_version") == GENERATOR_VERSION and data.get("inputs_sha256") == task.inputs_sha256
 
 
 def build(task: SyntheticTask, runner: HostRunner, study: str = DEFAULT_STUDY) -> dict:
