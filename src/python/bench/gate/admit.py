@@ -36,7 +36,7 @@ def group_of(spec: TaskSpec) -> str:
     if spec.kind == "synthetic":
         return "synthetic"
     if spec.kind == "mutation":
-        return f"mutation-{spec.library.split('==')[0].removeprefix('pypi:')}"
+        return f"mutation-{spec.library}"
     return spec.library
 
 

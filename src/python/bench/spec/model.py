@@ -76,4 +76,6 @@ class TaskSpec:
         """The grouping used for per-library tables and caps: the repo's name, or 'synthetic'."""
         if self.kind == "synthetic":
             return "synthetic"
+        if self.kind == "mutation" and self.sdist is not None:
+            return self.sdist.name.lower().replace("_", "-")
         return self.repo.rstrip("/").split("/")[-1].removesuffix(".git").lower()

@@ -1,0 +1,74 @@
+"""A mutation candidate as a task spec: the JSON a maintainer certifies and, once admitted, commits.
+
+The spec names the release by index, file name and sha256 and the bug by byte span and text; it carries no
+third-party source. ``fail_to_pass`` and ``pass_to_pass`` stay empty until the gate has certified it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import asdict
+
+from bench.source.sdist import normalise_name
+from bench.spec.model import MutationSite, SdistPin
+
+MUTATION_IMAGE = "trixie-py313"
+_UNSAFE_ID_CHARACTERS = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def site_hash(pin: SdistPin, site: MutationSite) -> str:
+    """sha256 of what makes the bug: the release and the span edit (not the seed or index that found it)."""
+    identity = {
+        "sdist_sha256": pin.sha256,
+        "file": site.file,
+        "start": site.start,
+        "end": site.end,
+        "original": site.original,
+        "replacement": site.replacement,
+    }
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
+
+
+def lockfile_for(pin: SdistPin) -> str:
+    """One lock per library release, shared by all its mutation tasks."""
+    return f"lockfiles/tasks/mutation-{normalise_name(pin.name)}-{_safe(pin.version)}.lock"
+
+
+def _safe(text: str) -> str:
+    return _UNSAFE_ID_CHARACTERS.sub("-", text).lower()
+
+
+def task_id_for(pin: SdistPin, site: MutationSite, *, library: str) -> str:
+    return f"mutation.{normalise_name(library)}.{_safe(pin.version)}.{site_hash(pin, site)[:8]}"
+
+
+def candidate_spec(
+    pin: SdistPin,
+    site: MutationSite,
+    *,
+    library: str,
+    source_files: tuple[str, ...] | list[str] | None = None,
+    test_files: tuple[str, ...] | list[str],
+    diff: str = "",
+) -> dict:
+    """The task-spec dict (kind ``mutation``) for one candidate; ``source_files`` defaults to the mutated file.
+
+    ``diff`` (the candidate's unified diff, for reviewers) is stored in the ``mutation`` object when given.
+    """
+    return {
+        "schema_version": 1,
+        "task_id": task_id_for(pin, site, library=library),
+        "kind": "mutation",
+        "repo": f"pypi:{pin.name}=={pin.version}",
+        "source_files": list(source_files) if source_files is not None else [site.file],
+        "test_files": list(test_files),
+        "fail_to_pass": [],
+        "pass_to_pass": [],
+        "image": MUTATION_IMAGE,
+        "lockfile": lockfile_for(pin),
+        "provenance": {"source": "mutation"},
+        "sdist": asdict(pin),
+        "mutation": {**asdict(site), **({"diff": diff} if diff else {})},
+    }

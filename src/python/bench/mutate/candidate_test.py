@@ -1,0 +1,62 @@
+"""Tests of candidate task specs: schema-valid, loadable, ids stable under seed and index."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bench.mutate.candidate import candidate_spec, lockfile_for, site_hash, task_id_for
+from bench.spec.load import spec_from_document
+from bench.spec.model import MutationSite, SdistPin
+from bench.spec.validate import validate_document
+
+PIN = SdistPin("more-itertools", "10.5.0", "more_itertools-10.5.0.tar.gz", "ab" * 32)
+SITE = MutationSite(
+    file="more_itertools/more.py",
+    function="chunked",
+    operator="comparison",
+    lineno=188,
+    col=29,
+    start=4085,
+    end=4087,
+    original="!=",
+    replacement="==",
+    engine_version="1",
+    seed=0,
+    index=3,
+)
+
+
+def test_candidate_spec_is_a_valid_mutation_task_spec():
+    doc = candidate_spec(PIN, SITE, library="more-itertools", test_files=("tests/test_more.py",), diff="--- a\n")
+    validate_document(doc)
+    spec = spec_from_document(doc)
+    assert spec.kind == "mutation" and spec.repo == "pypi:more-itertools==10.5.0"
+    assert spec.source_files == ("more_itertools/more.py",) and spec.test_files == ("tests/test_more.py",)
+    assert spec.fail_to_pass == () and spec.pass_to_pass == ()
+    assert spec.image == "trixie-py313" and spec.lockfile == "lockfiles/tasks/mutation-more-itertools-10.5.0.lock"
+    assert spec.sdist == PIN and spec.mutation == SITE
+    assert doc["provenance"] == {"source": "mutation"} and doc["mutation"]["diff"] == "--- a\n"
+
+
+def test_task_id_names_library_version_and_site_hash():
+    expected = f"mutation.more-itertools.10.5.0.{site_hash(PIN, SITE)[:8]}"
+    assert task_id_for(PIN, SITE, library="more-itertools") == expected
+
+
+def test_task_id_ignores_how_the_site_was_found_but_not_what_it_changes():
+    same_bug = replace(SITE, seed=9, index=0, engine_version="2", function="x", lineno=1, col=0)
+    assert task_id_for(PIN, same_bug, library="m") == task_id_for(PIN, SITE, library="m")
+    assert task_id_for(PIN, replace(SITE, replacement="<"), library="m") != task_id_for(PIN, SITE, library="m")
+    other_release = replace(PIN, sha256="cd" * 32)
+    assert site_hash(other_release, SITE) != site_hash(PIN, SITE)
+
+
+def test_ids_and_locks_are_lowercase_and_safe():
+    pin = replace(PIN, name="Foo_Bar", version="1.0RC1+local")
+    assert task_id_for(pin, SITE, library="Foo_Bar").startswith("mutation.foo-bar.1.0rc1-local.")
+    assert lockfile_for(pin) == "lockfiles/tasks/mutation-foo-bar-1.0rc1-local.lock"
+
+
+def test_source_files_can_be_given_explicitly():
+    doc = candidate_spec(PIN, SITE, library="m", source_files=["a.py", "b.py"], test_files=["tests/t.py"])
+    assert doc["source_files"] == ["a.py", "b.py"] and "diff" not in doc["mutation"]

@@ -1,0 +1,216 @@
+"""The mutation engine: seeded, deterministic single-site mutants of a released library's source tree.
+
+:func:`mutate` proposes at most one mutant per function. For each function the operators (``operators.py``)
+list the possible sites; a seeded hash (sha256, never Python's ``hash()``) orders them and the first whose
+edit re-parses to exactly the intended AST change is kept. With ``limit`` the functions themselves are visited
+in seeded order until enough mutants exist. The result is sorted by (file, byte offset) and numbered.
+
+Edits are byte-span replacements of the original file: formatting and comments outside the span stay as they
+were. :func:`apply_mutation` and :func:`revert` write one site into a tree after checking the bytes at its span.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import os
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from bench.errors import CheckFailed
+from bench.mutate import files as file_selection
+from bench.mutate._stringy import stringy_names
+from bench.mutate.operators import OPERATORS, Edit, RawSite, sites_of
+from bench.mutate.scope import FunctionScope, function_scopes
+from bench.mutate.verify import ParsedModule, load_module, verified_edit
+from bench.spec.model import MutationSite
+
+ENGINE_VERSION = "1"
+
+
+@dataclass(frozen=True)
+class MutationCandidate:
+    """One proposed mutant: where and what (``site``) and the unified diff it makes."""
+
+    site: MutationSite
+    diff: str
+
+    def to_dict(self) -> dict:
+        return {**asdict(self.site), "diff": self.diff}
+
+
+@dataclass(frozen=True, eq=False)
+class _FunctionSites:
+    module: ParsedModule
+    scope: FunctionScope
+    sites: tuple[RawSite, ...]
+
+
+def _function_sites(module: ParsedModule, operators: tuple[str, ...]) -> list[_FunctionSites]:
+    found = []
+    for scope in function_scopes(module.tree):
+        stringy = stringy_names(scope.node, list(scope.own_nodes))
+        sites = [
+            site
+            for node in scope.own_nodes
+            for site in sites_of(node, module.view, stringy=stringy, in_generator=scope.is_generator)
+            if site.operator in operators
+        ]
+        if sites:
+            sites.sort(key=lambda site: (site.start, site.end, site.operator, site.edits[0][2]))
+            found.append(_FunctionSites(module, scope, tuple(sites)))
+    return found
+
+
+def _rank(*parts: object) -> bytes:
+    return hashlib.sha256("|".join(str(part) for part in (ENGINE_VERSION, *parts)).encode()).digest()
+
+
+def _diff(path: str, data: bytes, edit: Edit) -> str:
+    """The unified diff of one span edit (3 lines of context), as ``diff -u`` / ``git diff`` print it."""
+    start, end, text = edit
+    lines = data.decode("utf-8").splitlines(keepends=True)
+    first = data.count(b"\n", 0, start)
+    last = data.count(b"\n", 0, end)
+    line_start = data.rfind(b"\n", 0, start) + 1
+    changed_before = lines[first : last + 1]
+    head = data[line_start:start].decode("utf-8")
+    tail = "".join(changed_before)[len(head) + len(data[start:end].decode("utf-8")) :]
+    changed_after = (head + text + tail).splitlines(keepends=True)
+    context_before = lines[max(0, first - 3) : first]
+    context_after = lines[last + 1 : last + 4]
+    old_start = first - len(context_before) + 1
+    old_count = len(context_before) + len(changed_before) + len(context_after)
+    new_count = len(context_before) + len(changed_after) + len(context_after)
+    body = [" " + line for line in context_before]
+    body += ["-" + line for line in changed_before] + ["+" + line for line in changed_after]
+    body += [" " + line for line in context_after]
+    hunk = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in body)
+    ranges = f"-{_hunk_range(old_start, old_count)} +{_hunk_range(old_start, new_count)}"
+    return f"--- a/{path}\n+++ b/{path}\n@@ {ranges} @@\n{hunk}"
+
+
+def _hunk_range(start: int, count: int) -> str:
+    return str(start) if count == 1 else f"{start},{count}"
+
+
+def _candidate(function: _FunctionSites, site: RawSite, edit: Edit, seed: int) -> MutationCandidate:
+    module = function.module
+    start, end, text = edit
+    line_starts = module.view.line_starts
+    line = bisect.bisect_right(line_starts, start)
+    data = module.view.data
+    mutant_site = MutationSite(
+        file=module.path,
+        function=function.scope.qualname,
+        operator=site.operator,
+        lineno=line,
+        col=start - line_starts[line - 1],
+        start=start,
+        end=end,
+        original=module.view.text(start, end),
+        replacement=text,
+        engine_version=ENGINE_VERSION,
+        seed=seed,
+        index=-1,  # numbered once the final order is known
+    )
+    return MutationCandidate(mutant_site, _diff(module.path, data, edit))
+
+
+def _choose(function: _FunctionSites, seed: int) -> MutationCandidate | None:
+    path, qualname = function.module.path, function.scope.qualname
+    ordered = sorted(
+        function.sites,
+        key=lambda site: _rank(seed, "site", path, qualname, site.start, site.end, site.operator, site.edits[0][2]),
+    )
+    for site in ordered:
+        edit = verified_edit(function.module, site)
+        if edit is not None:
+            return _candidate(function, site, edit, seed)
+    return None
+
+
+def mutate(
+    tree: Path,
+    *,
+    seed: int = 0,
+    limit: int | None = None,
+    include: tuple[str, ...] = file_selection.DEFAULT_INCLUDE,
+    exclude: tuple[str, ...] = file_selection.DEFAULT_EXCLUDE,
+    operators: tuple[str, ...] = OPERATORS,
+) -> tuple[MutationCandidate, ...]:
+    """Seeded single-site mutants of the library under ``tree``: at most one per function, sorted by (file,
+    start) and numbered by ``site.index``. The same tree, seed and arguments always give the same result."""
+    tree = Path(tree)
+    functions: list[_FunctionSites] = []
+    for path in file_selection.list_library_files(tree, include, exclude):
+        module = load_module(tree, path)
+        if module is not None:
+            functions.extend(_function_sites(module, operators))
+    if limit is not None:
+        functions.sort(key=lambda f: _rank(seed, "function", f.module.path, f.scope.qualname, f.scope.node.lineno))
+    chosen: list[MutationCandidate] = []
+    for function in functions:
+        if limit is not None and len(chosen) >= limit:
+            break
+        candidate = _choose(function, seed)
+        if candidate is not None:
+            chosen.append(candidate)
+    chosen.sort(key=lambda c: (c.site.file, c.site.start, c.site.end, c.site.operator))
+    return tuple(
+        MutationCandidate(_with_index(candidate.site, index), candidate.diff) for index, candidate in enumerate(chosen)
+    )
+
+
+def _with_index(site: MutationSite, index: int) -> MutationSite:
+    return MutationSite(**{**asdict(site), "index": index})
+
+
+# --- applying one site to a tree -----------------------------------------------------------------------------
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.chmod(temp, path.stat().st_mode & 0o7777)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def _drop_bytecode(path: Path) -> None:
+    # A same-size edit within the same second can make Python trust a stale .pyc; remove the cached ones.
+    cache = path.parent / "__pycache__"
+    if cache.is_dir():
+        for compiled in cache.glob(f"{path.stem}.*.pyc"):
+            compiled.unlink(missing_ok=True)
+
+
+def _swap(tree: Path, site: MutationSite, expected: str, new: str) -> Path:
+    path = Path(tree) / site.file
+    data = path.read_bytes()
+    old_bytes, new_bytes = expected.encode("utf-8"), new.encode("utf-8")
+    found = data[site.start : site.start + len(old_bytes)]
+    if found != old_bytes:
+        raise CheckFailed(f"{site.file}@{site.start}: expected {expected!r}, found {found.decode(errors='replace')!r}")
+    # `<` -> `<=`: a span holding `<=` also starts with `<`. In an untouched file the longer text cannot
+    # follow there (it would have been one token, or another site), so seeing it means: done already.
+    if len(new_bytes) > len(old_bytes) and data.startswith(new_bytes, site.start):
+        raise CheckFailed(f"{site.file}@{site.start}: expected {expected!r}, found {new!r} (already swapped)")
+    _write_atomically(path, data[: site.start] + new_bytes + data[site.start + len(old_bytes) :])
+    _drop_bytecode(path)
+    return path
+
+
+def apply_mutation(tree: Path, site: MutationSite) -> Path:
+    """Write ``site`` into the tree (its span must hold ``site.original``); returns the changed file."""
+    return _swap(tree, site, site.original, site.replacement)
+
+
+def revert(tree: Path, site: MutationSite) -> Path:
+    """Undo :func:`apply_mutation` (the span must hold ``site.replacement``); returns the restored file."""
+    return _swap(tree, site, site.replacement, site.original)
