@@ -27,7 +27,8 @@ from pants.util.logging import LogLevel
 
 from bench_pants.targets import TaskDataField, TaskImageField, TaskLockfileField, TaskSpecField
 
-HARNESS = Address("src/python/bench", target_name="lib")
+# The CLI and everything it imports (not the llama.cpp provider, which is built from source).
+HARNESS = Address("src/python/bench", relative_file_path="cli/main.py", target_name="lib")
 PASSED_ENV = ("HOME", "PATH", "BENCH_CACHE_DIR", "BENCH_SANDBOX", "BENCH_MIRROR_DIR")
 
 

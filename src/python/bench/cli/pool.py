@@ -59,6 +59,8 @@ def pool_stats(specs, root) -> dict:
         library = candidate.get("repo", "?").rstrip("/").split("/")[-1].lower()
         if candidate.get("kind") == "synthetic":
             library = "synthetic"
+        elif candidate.get("kind") == "mutation":
+            library = candidate.get("sdist", {}).get("name", "?").lower().replace("_", "-")
         drops[(library, candidate.get("kind", "?"))][data.get("reason", "?").split(":")[0]] += 1
     rows = []
     for key in sorted(set(admitted) | set(drops)):

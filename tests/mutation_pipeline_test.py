@@ -1,0 +1,53 @@
+"""Mutation tasks from scratch, as on a fresh machine: download a release from PyPI (pinned by sha256), mutate
+it, lock its test dependencies in the sandbox, certify each mutant with the library's own tests, admit."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bench.testsupport import checkout_root, run_bench
+
+RELEASE = "cachetools==5.5.0"
+
+
+@pytest.fixture(scope="module")
+def scratch_checkout(tmp_path_factory) -> Path:
+    """A checkout with the real images and schema but no tasks, so admission writes only here."""
+    root = tmp_path_factory.mktemp("checkout")
+    source = checkout_root()
+    (root / "pants.toml").write_text((source / "pants.toml").read_text())
+    shutil.copytree(source / "images", root / "images")
+    (root / "tasks" / "_dropped").mkdir(parents=True)
+    (root / "lockfiles" / "tasks").mkdir(parents=True)
+    return root
+
+
+def test_download_mutate_lock_certify_admit(scratch_checkout: Path, tmp_path: Path):
+    env = {"BENCH_ROOT": str(scratch_checkout)}
+    made = run_bench("mutate", RELEASE, "--limit", "3", "--out", str(tmp_path), cwd=scratch_checkout, env=env)
+    assert made.returncode == 0, made.stderr
+    candidates = sorted(tmp_path.glob("*.json"))
+    assert len(candidates) == 3
+    admitted = run_bench("admit", *map(str, candidates), "--max-targets", "20", cwd=scratch_checkout, env=env,
+                         timeout=1800)
+    lines = sorted(admitted.stdout.splitlines())
+    assert admitted.returncode == 1, admitted.stderr[-2000:]  # one candidate is dropped
+    assert lines == [
+        "admitted mutation.cachetools.5.5.0.950bce26: admitted f2p=2",
+        "admitted mutation.cachetools.5.5.0.efac2e68: admitted f2p=1",
+        "dropped  mutation.cachetools.5.5.0.6abbe5bf: too_many_targets f2p=21",
+    ]
+    specs = sorted((scratch_checkout / "tasks" / "mutation-cachetools").glob("*.json"))
+    assert [p.stem for p in specs] == ["mutation.cachetools.5.5.0.950bce26", "mutation.cachetools.5.5.0.efac2e68"]
+    for path in specs:
+        spec = json.loads(path.read_text())
+        assert 1 <= len(spec["fail_to_pass"]) <= 20
+        assert spec["sdist"]["sha256"] and spec["mutation"]["replacement"] != spec["mutation"]["original"]
+        assert (scratch_checkout / "results" / "certificates" / f"{path.stem}.json").is_file()
+    drop = json.loads((scratch_checkout / "tasks" / "_dropped" / "mutation.cachetools.5.5.0.6abbe5bf.json").read_text())
+    assert drop["reason"] == "too_many_targets"
+    assert run_bench("validate", cwd=scratch_checkout, env=env).returncode == 0
