@@ -21,6 +21,7 @@ def scratch_checkout(tmp_path_factory) -> Path:
     source = checkout_root()
     (root / "pants.toml").write_text((source / "pants.toml").read_text())
     shutil.copytree(source / "images", root / "images")
+    shutil.copytree(source / "lockfiles" / "tools", root / "lockfiles" / "tools")
     (root / "tasks" / "_dropped").mkdir(parents=True)
     (root / "lockfiles" / "tasks").mkdir(parents=True)
     return root
