@@ -41,7 +41,7 @@ def model_for(url: str, **kwargs) -> OpenAICompatibleModel:
 
 
 def complete(model: OpenAICompatibleModel, **params):
-    return model.complete(MESSAGES, ModelParams(**{"timeout_seconds": 5.0, **params}), CONTEXT)
+    return model.complete(MESSAGES, ModelParams(**{"timeout_seconds": 60.0, **params}), CONTEXT)
 
 
 def test_ok_returns_text_usage_latency_and_served_model(server: FaultServer):
@@ -71,7 +71,7 @@ def test_api_key_from_service_env_is_sent_as_bearer(server: FaultServer, monkeyp
     monkeypatch.setenv("FAULTY_BASE_URL", server.openai_url("ok"))
     monkeypatch.setenv("FAULTY_API_KEY", "sk-loopback")
     before = len(server.requests)
-    get_model("openai-api/faulty/some-model").complete(MESSAGES, ModelParams(timeout_seconds=5), CONTEXT)
+    get_model("openai-api/faulty/some-model").complete(MESSAGES, ModelParams(timeout_seconds=60), CONTEXT)
     assert server.requests[before].authorization == "Bearer sk-loopback"
     assert server.requests[before].body["model"] == "some-model"
 
