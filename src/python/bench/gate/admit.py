@@ -87,12 +87,36 @@ def admit(candidate: dict, root: Path, *, k: int = 3, sandbox_name: str = "bwrap
     # of the set rather than losing the task: it still runs, it is just not checked for breakage.
     pass_to_pass = [test_id for test_id in cert.sets.pass_to_pass if len(test_id) <= MAX_TEST_ID_CHARS]
     doc = dict(candidate, fail_to_pass=list(cert.sets.fail_to_pass), pass_to_pass=pass_to_pass)
-    final = spec_from_document(doc)  # the admitted spec must itself validate
-    path = root / "tasks" / group_of(final) / f"{final.task_id}.json"
+    path = root / "tasks" / group_of(spec_from_document(doc)) / f"{candidate['task_id']}.json"
+    final = spec_from_document(doc, path=str(path))  # the admitted spec must itself validate
     write_atomic(path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
+    cert = certificate_for_admitted(final, cert, root, k=k, sandbox_name=sandbox_name, max_targets=max_targets)
     write_atomic(root / "results" / "certificates" / f"{final.task_id}.json", cert.to_json())
     _sync_build(root)
     return Admission(final.task_id, True, "admitted", path, cert)
+
+
+def certificate_for_admitted(final: TaskSpec, cert: Certificate, root: Path, *, k: int, sandbox_name: str,
+                             max_targets: int | None) -> Certificate:
+    """The certificate of the admitted spec, derived from the candidate's runs without running them again.
+
+    The admitted spec differs from the candidate only by the sets the gate derived from those runs, so
+    certifying it would repeat the same runs and reach the same decision; what changes is the spec hash the
+    certificate names. The decision is re-derived with the spec's claims, and the result is cached under the
+    admitted spec's key, so `bench certify` of the pool finds it.
+    """
+    from dataclasses import replace
+
+    from bench.gate.certify import certificate_key
+    from bench.gate.sets import decide
+    from bench.spec.load import spec_sha256
+    from bench.store.action_cache import ActionCache
+
+    decision = decide(cert.runs, cert.sets, claimed_fail_to_pass=final.fail_to_pass, max_targets=max_targets)
+    adopted = replace(cert, spec_sha256=spec_sha256(final), decision=decision)
+    cache = ActionCache("certificates")
+    cache.put(cache.key(certificate_key(final, root, k=k, sandbox_name=sandbox_name)), adopted.to_json())
+    return adopted
 
 
 def find_duplicate(spec: TaskSpec, cert: Certificate, root: Path) -> str | None:

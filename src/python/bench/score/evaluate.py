@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bench.errors import EditError
 from bench.loop.signature import candidate_digest, failure_signature, normalise_error_line, top_error_line
-from bench.score.task_env import SCORE_LIMITS, PreparedTask
+from bench.score.task_env import PreparedTask, limits_for
 from bench.verdict.grade import Verdict, grade
 from bench.verdict.run_tests import TestRun, run_tests
 
@@ -76,7 +76,7 @@ def judge(task: PreparedTask, tree: Path, sources, *, cache=None, fresh_copy: bo
             shutil.copytree(tree, run_dir, symlinks=True)
         run = run_tests(sandbox=task.sandbox, workdir=run_dir, image_root=task.image_root,
                         image_digest=task.image_digest, python=task.python, env=task.env, mounts=task.mounts,
-                        test_files=task.spec.test_files, limits=SCORE_LIMITS)
+                        test_files=task.spec.test_files, limits=limits_for(task.spec))
     verdict = grade(task.spec, run)
     if cache is not None and key is not None:
         cache.put(key, verdict_to_json(verdict))

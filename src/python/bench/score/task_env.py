@@ -19,6 +19,12 @@ from bench.store.action_cache import write_atomic
 from bench.store.canonical import canonical_json, sha256_bytes
 
 SCORE_LIMITS = Limits(wall_seconds=300.0, memory_bytes=4 << 30, pids=512, cpus=1.0, output_bytes=1 << 20)
+# Synthetic suites run in well under a second; a candidate that loops forever should cost seconds, not minutes.
+SYNTHETIC_LIMITS = Limits(wall_seconds=30.0, memory_bytes=2 << 30, pids=256, cpus=1.0, output_bytes=1 << 20)
+
+
+def limits_for(spec: TaskSpec) -> Limits:
+    return SYNTHETIC_LIMITS if spec.kind == "synthetic" else SCORE_LIMITS
 
 
 @dataclass(frozen=True)
