@@ -1,0 +1,78 @@
+"""`bench mine REPO --mirror PATH`: find merged bug-fix pull requests and write candidate task specs."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+EPILOG = """examples:
+  bench mine pallets/click --mirror /mirrors/pallets+click --since 2022-01-01 --out candidates/click
+  bench mine jpadilla/pyjwt --since 2022-01-01 --admit --max-targets 20      (mirror from $BENCH_MIRROR_DIR)
+History is walked newest first along the default branch's first parents. Every candidate is written to
+OUT/<task_id>.json and every commit that was filtered out, with its reason, to OUT/mine-report-<lib>.json.
+Without --admit the cap limits the candidates; with --admit it limits the library's admitted tasks: candidates
+are admitted one at a time, in order, until the library holds CAP tasks. Task ids the pool already admitted
+or dropped are never candidates again, so a rerun continues where the last one stopped.
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("mine", help="mine candidate PR tasks from a repository's history", epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("repo", help="owner/name (GitHub spelling)")
+    p.add_argument("--mirror", type=Path, default=None, help="bare git mirror (default: $BENCH_MIRROR_DIR)")
+    p.add_argument("--limit", type=int, default=None, help="at most N candidates")
+    p.add_argument("--since", default="", help="skip PRs merged before this ISO date (e.g. 2022-01-01)")
+    p.add_argument("--out", type=Path, default=Path("candidates"), help="folder for candidates and the report")
+    p.add_argument("--cap", type=int, default=25, help="per-library cap (default 25)")
+    p.add_argument("--bugfix-only", action="store_true", help="require a bug-fix word in the title or body")
+    p.add_argument("--max-source-files", type=int, default=6)
+    p.add_argument("--max-source-lines", type=int, default=300)
+    p.add_argument("--max-files", type=int, default=10)
+    p.add_argument("--metadata", action="store_true", help="try GitHub's API for PR metadata (optional)")
+    p.add_argument("--admit", action="store_true", help="admit the candidates through the gate, one at a time")
+    p.add_argument("--k", type=int, default=3)
+    p.add_argument("--sandbox", default=None)
+    p.add_argument("--max-targets", type=int, default=None, help="admission drops candidates with more targets")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from bench.errors import UsageError
+    from bench.mine.metadata import MetadataSession
+    from bench.mine.miner import Bounds, MineOptions
+    from bench.mine.pipeline import admit_candidates, mine_repository, options_with_pool, write_admission_log
+    from bench.source.git import mirror_for
+    from bench.variables import find_root, get
+
+    git_dir = mirror_for(args.repo, args.mirror)
+    if git_dir is None:
+        raise UsageError(f"no mirror for {args.repo}: pass --mirror PATH or set BENCH_MIRROR_DIR")
+    bounds = Bounds(args.max_source_files, args.max_source_lines, args.max_files)
+    options = MineOptions(since=args.since, limit=args.limit, cap=args.cap, bugfix_only=args.bugfix_only,
+                          bounds=bounds)
+    root = find_root() if args.admit else None
+    if root is not None:  # admission applies the cap to admitted tasks; mining skips only known task ids
+        options = replace(options_with_pool(options, root, args.repo), cap=10**9, already_admitted=0)
+    else:
+        try:
+            options = options_with_pool(options, find_root(), args.repo)
+        except UsageError:
+            pass  # outside a checkout: nothing admitted yet
+    result, paths = mine_repository(git_dir, args.repo, options, args.out,
+                                    metadata=MetadataSession(enabled=args.metadata))
+    print(f"{args.repo}: {result.scanned} commits, {result.pr_merges} PR merges, "
+          f"{len(result.candidates)} candidates → {args.out}")
+    for path in paths:
+        print(path)
+    if root is None:
+        return 0
+    records = admit_candidates(paths, root, args.repo, cap=args.cap, mirror=args.mirror,
+                               sandbox_name=args.sandbox or get("BENCH_SANDBOX"), k=args.k,
+                               max_targets=args.max_targets)
+    write_admission_log(args.out, args.repo, records)
+    for record in records:
+        print(f"{record.outcome:<16} {record.task_id}: {record.reason}")
+    return 0

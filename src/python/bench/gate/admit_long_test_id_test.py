@@ -1,0 +1,64 @@
+"""Admission edge cases: test ids longer than the schema allows (huge parametrize values), unresolvable locks."""
+
+import json
+
+from bench.gate import admit as admit_module
+from bench.gate.certify import Certificate, CertifyOutcome
+from bench.gate.sets import Decision, GateSets
+
+SHA_BASE, SHA_FIX = "a" * 40, "b" * 40
+LONG_ID = "tests/test_style.py::test_style[" + "x" * 1200 + "]"
+
+
+def _candidate() -> dict:
+    return {"schema_version": 1, "task_id": "widgets-7", "kind": "pr", "repo": "acme/widgets",
+            "base_sha": SHA_BASE, "fix_sha": SHA_FIX, "source_files": ["pkg/core.py"],
+            "test_files": ["tests/test_core.py"], "fail_to_pass": [], "pass_to_pass": [], "image": "trixie-py313",
+            "lockfile": "lockfiles/tasks/widgets-7.lock",
+            "provenance": {"source": "pull-request", "pr_number": 7, "url": "https://github.com/acme/widgets/pull/7",
+                           "merged_at": "2024-01-01T00:00:00Z", "title": "Fix core (#7)"}}
+
+
+def _certified(fail_to_pass, pass_to_pass):
+    sets = GateSets(tuple(fail_to_pass), tuple(pass_to_pass), (), (), ())
+    cert = Certificate("widgets-7", "0" * 64, 3, "trixie-py313", "d" * 64, "1" * 64, "e" * 64, {}, "0", "gate-v1",
+                       (), sets, Decision(True, "admitted"))
+    return lambda *args, **kwargs: CertifyOutcome(cert, False, {})
+
+
+def _pool(tmp_path, monkeypatch, fail_to_pass, pass_to_pass):
+    (tmp_path / "tasks").mkdir()
+    (tmp_path / "lockfiles" / "tasks").mkdir(parents=True)
+    (tmp_path / "lockfiles" / "tasks" / "widgets-7.lock").write_text("# locked\n")  # present: no relock
+    monkeypatch.setattr(admit_module, "certify", _certified(fail_to_pass, pass_to_pass))
+    monkeypatch.setattr(admit_module, "_sync_build", lambda root: None)
+    return admit_module.admit(_candidate(), tmp_path, relock=False)
+
+
+def test_overlong_pass_to_pass_ids_are_left_out_and_the_task_is_admitted(tmp_path, monkeypatch):
+    result = _pool(tmp_path, monkeypatch, ["tests/test_core.py::test_fix"], ["tests/test_core.py::test_ok", LONG_ID])
+    assert (result.admitted, result.reason) == (True, "admitted")
+    spec = json.loads(result.spec_path.read_text())
+    assert (spec["fail_to_pass"], spec["pass_to_pass"]) == (["tests/test_core.py::test_fix"],
+                                                            ["tests/test_core.py::test_ok"])
+
+
+def test_an_overlong_target_id_drops_the_task(tmp_path, monkeypatch):
+    result = _pool(tmp_path, monkeypatch, [LONG_ID], [])
+    assert (result.admitted, result.reason) == (False, "target_id_too_long")
+    dropped = json.loads((tmp_path / "tasks" / "_dropped" / "widgets-7.json").read_text())
+    assert dropped["reason"] == "target_id_too_long"
+
+
+def test_a_candidate_whose_lock_cannot_be_resolved_is_recorded_as_dropped(tmp_path, monkeypatch):
+    from bench.errors import EnvironmentBuildError
+
+    def unresolvable(*args, **kwargs):
+        raise EnvironmentBuildError("pip-compile failed:\nTraceback …\nResolutionImpossible: for help visit …")
+
+    (tmp_path / "tasks").mkdir()
+    monkeypatch.setattr(admit_module, "lock_candidate", unresolvable)
+    result = admit_module.admit(_candidate(), tmp_path)
+    assert (result.admitted, result.reason) == (False, "lock_failed: ResolutionImpossible: for help visit …")
+    dropped = json.loads((tmp_path / "tasks" / "_dropped" / "widgets-7.json").read_text())
+    assert dropped["reason"] == result.reason

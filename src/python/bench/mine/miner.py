@@ -1,0 +1,318 @@
+"""Mining candidate tasks from a repository's history: merged pull requests that fix a bug in Python code.
+
+Walk: the first-parent line of the mirror's default branch, **newest first** (git's order), so `--limit` and
+the per-library cap keep the most recent changes — they install best on the current interpreter. A commit is
+a pull request when it is a merge whose subject reads "Merge pull request #N …" or a commit whose subject ends
+with "(#N)" (a squash merge). base_sha = its first parent, fix_sha = the commit itself.
+
+Filters, in the order applied (the first that fails is the commit's recorded reason): a PR merge; not older
+than `since`; a title that is not docs/CI/refactor/release chores; at least one changed non-test Python source
+file (renames without edits do not count) and one changed test file; size bounds; a bug-fix keyword only when
+`bugfix_only`; not a task the pool already admitted or dropped. Candidates that pass are ordered: a strong
+bug-fix word first, a weak one ("issue") next, none last; history order (newest first) within each group. The
+cap and the limit cut that ordered list. Duplicates (the same fix twice) are left to admission, which sees the
+certified targets.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from bench.mine._history import Commit, FileChange, changed_files, default_branch, existing_paths, \
+    first_parent_log, resolve
+
+MERGE_SUBJECT = re.compile(r"^Merge pull request #(\d+)\b")
+SQUASH_SUBJECT = re.compile(r"\(#(\d+)\)\s*$")
+# Conventional-commit prefixes that mean "no behaviour change"; always skipped.
+CHORE_PREFIX = re.compile(r"^\s*(docs?|ci|chore|build|style|test|tests)(\([^)]*\))?!?\s*:", re.IGNORECASE)
+# Words that usually mean "no behaviour change"; skipped unless the title also names a bug.
+CHORE_WORDS = re.compile(r"\b(refactor\w*|bump\w*|release[sd]?|releasing)\b", re.IGNORECASE)
+# Typo fixes say "fix" but change no behaviour: always skipped.
+TYPO_WORDS = re.compile(r"\b(typos?|spelling|codespell)\b", re.IGNORECASE)
+BUGFIX_WORDS = re.compile(r"\b(fix\w*|bug\w*|issue\w*|regression\w*|error\w*|crash\w*|incorrect\w*|wrong\w*)",
+                          re.IGNORECASE)
+# "issue" often names a feature request ("Issue 12: add foo"): a weaker hint than the others, ordered after them.
+WEAK_BUGFIX_WORDS = ("issue",)
+TEST_DIRS = frozenset({"test", "tests", "testing"})
+# Python that is not the library: documentation, examples, packaging and tooling scripts.
+NON_SOURCE_DIRS = frozenset({"docs", "doc", "examples", "example", "benchmarks", "benchmark", "scripts", "tools",
+                             ".github", "ci", "tasks", "bench"})
+NON_SOURCE_NAMES = frozenset({"setup.py", "noxfile.py", "fabfile.py", "conftest.py", "tasks.py", "dodo.py"})
+
+
+@dataclass(frozen=True)
+class Bounds:
+    max_source_files: int = 6
+    max_source_lines: int = 300
+    max_files: int = 10
+
+
+@dataclass(frozen=True)
+class MineOptions:
+    since: str = ""  # ISO date; commits merged before it are skipped
+    limit: int | None = None  # at most this many candidates
+    cap: int = 25  # per-library cap on candidates (admission applies it to admitted tasks)
+    already_admitted: int = 0  # tasks of this library already in the pool: they count against the cap
+    bugfix_only: bool = False
+    bounds: Bounds = field(default_factory=Bounds)
+    known_task_ids: frozenset[str] = frozenset()  # admitted or dropped before: not candidates again
+
+
+@dataclass(frozen=True)
+class PullRequest:
+    number: int
+    style: str  # "merge" | "squash"
+    title: str  # the PR title: the merge commit's first body line, else the subject without "(#N)"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    task_id: str
+    commit: Commit
+    pr: PullRequest
+    source_files: tuple[str, ...]
+    test_files: tuple[str, ...]
+    source_lines: int
+    files_changed: int
+    bugfix_keyword: str  # the first bug-fix word in title/body, "" when none
+
+
+@dataclass(frozen=True)
+class Filtered:
+    sha: str
+    subject: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class MineResult:
+    repo: str
+    branch: str
+    head: str
+    scanned: int
+    pr_merges: int
+    candidates: tuple[Candidate, ...]
+    filtered: tuple[Filtered, ...]
+
+
+# ---------------------------------------------------------------------------------------------- classification
+
+def parse_pull_request(commit: Commit) -> PullRequest | None:
+    """The PR a first-parent commit merged, from its subject; None for a direct commit."""
+    merge = MERGE_SUBJECT.match(commit.subject)
+    if merge and len(commit.parents) > 1:
+        title = commit.body.splitlines()[0].strip() if commit.body else commit.subject
+        return PullRequest(int(merge.group(1)), "merge", title)
+    squash = SQUASH_SUBJECT.search(commit.subject)
+    if squash and commit.parents:
+        return PullRequest(int(squash.group(1)), "squash", commit.subject[:squash.start()].strip())
+    return None
+
+
+def is_test_file(path: str) -> bool:
+    parts = PurePosixPath(path).parts
+    name = parts[-1]
+    return (any(p in TEST_DIRS for p in parts[:-1]) or name == "conftest.py"
+            or (name.startswith("test_") and name.endswith(".py")) or name.endswith("_test.py"))
+
+
+def is_source_file(path: str) -> bool:
+    """A Python file of the library itself (not a test, doc, example or packaging script)."""
+    parts = PurePosixPath(path).parts
+    if not path.endswith(".py") or is_test_file(path) or parts[-1] in NON_SOURCE_NAMES:
+        return False
+    return not any(p in NON_SOURCE_DIRS for p in parts[:-1])
+
+
+def is_target_test(path: str) -> bool:
+    """A test file the gate runs: a test module, never conftest.py or test data."""
+    return path.endswith(".py") and is_test_file(path) and PurePosixPath(path).name != "conftest.py"
+
+
+def bugfix_keyword(*texts: str) -> str:
+    """The first strong bug-fix word in `texts` (searched in order), else the first weak one, else ""."""
+    found = [m.group(1).lower() for text in texts for m in BUGFIX_WORDS.finditer(text)]
+    strong = [word for word in found if not word.startswith(WEAK_BUGFIX_WORDS)]
+    return (strong or found or [""])[0]
+
+
+def bugfix_rank(keyword: str) -> int:
+    """0 for a strong bug-fix word, 1 for a weak one, 2 for none: the candidates' sort key."""
+    if not keyword:
+        return 2
+    return 1 if keyword.startswith(WEAK_BUGFIX_WORDS) else 0
+
+
+def chore_title(title: str) -> bool:
+    if CHORE_PREFIX.match(title) or TYPO_WORDS.search(title):
+        return True
+    return bool(CHORE_WORDS.search(title)) and not bugfix_keyword(title)
+
+
+def library_name(repo: str) -> str:
+    """The library name used in task ids and pool folders (the repo's name, as TaskSpec.library has it)."""
+    name = repo.rstrip("/").split("/")[-1].removesuffix(".git").lower()
+    return re.sub(r"[^a-z0-9_.-]+", "-", name).strip("-.") or "repo"
+
+
+# ------------------------------------------------------------------------------------------------------ filters
+
+def screen_changes(changes: tuple[FileChange, ...], bounds: Bounds) -> str:
+    """The reason a change set is not a candidate, or "" when it is one (before existence checks)."""
+    edited = [c for c in changes if c.status != "R100" and c.status != "C100"]
+    source = [c for c in edited if is_source_file(c.path) and c.status != "D"]
+    tests = [c for c in edited if is_target_test(c.path) and c.status != "D"]
+    if not source:
+        return "no_source_change"
+    if not tests:
+        return "no_test_change"
+    if len(source) > bounds.max_source_files:
+        return "too_many_source_files"
+    if sum(c.added + c.deleted for c in source) > bounds.max_source_lines:
+        return "too_many_source_lines"
+    if len(changes) > bounds.max_files:
+        return "too_many_files"
+    return ""
+
+
+def build_candidate(git_dir: Path, repo: str, commit: Commit, pr: PullRequest,
+                    changes: tuple[FileChange, ...]) -> Candidate | str:
+    """A candidate for `commit`, or the reason it is not one (its files must exist at fix)."""
+    edited = [c for c in changes if c.status not in ("R100", "C100", "D")]
+    wanted = tuple(c.path for c in edited if is_source_file(c.path) or is_target_test(c.path))
+    present = existing_paths(git_dir, commit.sha, wanted)
+    source = tuple(c.path for c in edited if is_source_file(c.path) and c.path in present)
+    tests = tuple(c.path for c in edited if is_target_test(c.path) and c.path in present)
+    if not source:
+        return "no_source_change"
+    if not tests:
+        return "no_test_change"
+    lines = sum(c.added + c.deleted for c in edited if c.path in source)
+    keyword = bugfix_keyword(pr.title, commit.subject, commit.body)
+    return Candidate(f"{library_name(repo)}-{pr.number}", commit, pr, source, tests, lines, len(changes), keyword)
+
+
+def since_ok(commit: Commit, since: str) -> bool:
+    return not since or commit.committed_at >= _normal_since(since)
+
+
+def _normal_since(since: str) -> str:
+    return since if "T" in since else since + "T00:00:00Z"
+
+
+# --------------------------------------------------------------------------------------------------------- mine
+
+def mine(git_dir: Path, repo: str, options: MineOptions = MineOptions(), *, ref: str | None = None) -> MineResult:
+    """Scan `git_dir`'s first-parent history and return the ordered candidates and every filtered commit."""
+    branch = ref or default_branch(git_dir)
+    commits = first_parent_log(git_dir, branch)
+    filtered: list[Filtered] = []
+    passed: list[Candidate] = []
+    pr_merges = 0
+    seen_numbers: set[int] = set()
+    for commit in commits:
+        reason, candidate = _screen(git_dir, repo, commit, options, seen_numbers)
+        pr_merges += reason != "not_a_pr_merge"
+        if candidate is None:
+            filtered.append(Filtered(commit.sha, commit.subject, reason))
+        else:
+            seen_numbers.add(candidate.pr.number)
+            passed.append(candidate)
+    kept, cut = cap_candidates(order_candidates(passed), options)
+    filtered.extend(cut)
+    return MineResult(repo, branch, resolve(git_dir, branch), len(commits), pr_merges, tuple(kept),
+                      tuple(filtered))
+
+
+def _screen(git_dir, repo, commit, options, seen_numbers) -> tuple[str, Candidate | None]:
+    pr = parse_pull_request(commit)
+    if pr is None:
+        return "not_a_pr_merge", None
+    if pr.number in seen_numbers:  # a later revert/re-land naming the same PR: keep the newest
+        return "pr_number_seen", None
+    if not since_ok(commit, options.since):
+        return "before_since", None
+    if chore_title(pr.title) or chore_title(commit.subject):
+        return "chore_title", None
+    changes = changed_files(git_dir, commit.parents[0], commit.sha)
+    reason = screen_changes(changes, options.bounds)
+    if reason:
+        return reason, None
+    built = build_candidate(git_dir, repo, commit, pr, changes)
+    if isinstance(built, str):
+        return built, None
+    if options.bugfix_only and not built.bugfix_keyword:
+        return "no_bugfix_keyword", None
+    if built.task_id in options.known_task_ids:
+        return "known_task", None
+    return "", built
+
+
+def order_candidates(candidates: list[Candidate]) -> list[Candidate]:
+    """Strong bug-fix words first, then weak ones, then none; history order (newest first) within each group
+    (`sorted` is stable)."""
+    return sorted(candidates, key=lambda c: bugfix_rank(c.bugfix_keyword))
+
+
+def cap_candidates(candidates: list[Candidate], options: MineOptions) -> tuple[list[Candidate], list[Filtered]]:
+    room = max(0, options.cap - options.already_admitted)
+    if options.limit is not None:
+        room = min(room, options.limit)
+    kept = candidates[:room]
+    reason = "over_limit" if options.limit is not None and room == options.limit else "over_library_cap"
+    cut = [Filtered(c.commit.sha, c.commit.subject, reason) for c in candidates[room:]]
+    return kept, cut
+
+
+# ---------------------------------------------------------------------------------------------------- documents
+
+def candidate_document(candidate: Candidate, repo: str, *, image: str = "trixie-py313") -> dict:
+    """The candidate as a task spec document (kind pr) for `bench admit`."""
+    commit = candidate.commit
+    return {
+        "schema_version": 1,
+        "task_id": candidate.task_id,
+        "kind": "pr",
+        "repo": repo,
+        "base_sha": commit.parents[0],
+        "fix_sha": commit.sha,
+        "source_files": list(candidate.source_files),
+        "test_files": list(candidate.test_files),
+        "fail_to_pass": [],
+        "pass_to_pass": [],
+        "image": image,
+        "lockfile": f"lockfiles/tasks/{candidate.task_id}.lock",
+        "provenance": {
+            "source": "pull-request",
+            "pr_number": candidate.pr.number,
+            "url": f"https://github.com/{repo}/pull/{candidate.pr.number}",
+            "merged_at": commit.committed_at,
+            "title": commit.subject,
+        },
+    }
+
+
+def report_document(result: MineResult, options: MineOptions, metadata: dict | None = None) -> dict:
+    """The mine report: counts, every candidate with why it looks like a fix, every filtered commit's reason."""
+    reasons: dict[str, int] = {}
+    for item in result.filtered:
+        reasons[item.reason] = reasons.get(item.reason, 0) + 1
+    return {
+        "repo": result.repo,
+        "branch": result.branch,
+        "head": result.head,
+        "options": {"since": options.since, "limit": options.limit, "cap": options.cap,
+                    "already_admitted": options.already_admitted, "bugfix_only": options.bugfix_only,
+                    "bounds": vars(options.bounds)},
+        "counts": {"commits_scanned": result.scanned, "pr_merges": result.pr_merges,
+                   "candidates": len(result.candidates), "filtered": dict(sorted(reasons.items()))},
+        "candidates": [
+            {"task_id": c.task_id, "fix_sha": c.commit.sha, "pr_number": c.pr.number, "style": c.pr.style,
+             "pr_title": c.pr.title, "bugfix_keyword": c.bugfix_keyword, "source_lines": c.source_lines,
+             "files_changed": c.files_changed, "metadata": (metadata or {}).get(c.task_id, {"status": "not_requested"})}
+            for c in result.candidates
+        ],
+        "filtered": [{"sha": f.sha, "subject": f.subject, "reason": f.reason} for f in result.filtered],
+    }

@@ -1,0 +1,112 @@
+"""Mine a mirror, write the candidates and the mine report, and optionally admit the candidates one by one.
+
+Admission runs strictly one candidate at a time (each runs installs and K test runs in a sandbox). The
+per-library cap counts admitted tasks: admission stops once the library holds `cap` tasks. Candidates the
+pool already knows (admitted or dropped before) are not admitted twice, so an interrupted run resumes.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from bench.errors import BenchError
+from bench.mine.metadata import MetadataSession
+from bench.mine.miner import MineOptions, MineResult, candidate_document, library_name, mine, report_document
+from bench.store.action_cache import write_atomic
+
+
+@dataclass(frozen=True)
+class AdmitRecord:
+    task_id: str
+    outcome: str  # "admitted" | "dropped" | "known" | "over_library_cap" | "error" (harness failure, retried later)
+    reason: str
+    seconds: float
+
+
+def known_tasks(root: Path) -> tuple[set[str], set[str]]:
+    """Task ids already admitted (any tasks/<group>/) and already dropped (tasks/_dropped/)."""
+    admitted = {p.stem for p in (root / "tasks").glob("*/*.json") if not p.parent.name.startswith("_")}
+    dropped = {p.stem for p in (root / "tasks" / "_dropped").glob("*.json")}
+    return admitted, dropped
+
+
+def admitted_count(root: Path, repo: str) -> int:
+    folder = root / "tasks" / library_name(repo)
+    return len(list(folder.glob("*.json"))) if folder.is_dir() else 0
+
+
+def mine_repository(git_dir: Path, repo: str, options: MineOptions, out: Path, *,
+                    metadata: MetadataSession | None = None) -> tuple[MineResult, tuple[Path, ...]]:
+    """Mine and write `out/<task_id>.json` per candidate plus `out/mine-report-<lib>.json`."""
+    result = mine(git_dir, repo, options)
+    session = metadata or MetadataSession(enabled=False)
+    looked_up = {c.task_id: session.lookup(repo, c.pr.number) for c in result.candidates}
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for candidate in result.candidates:
+        path = out / f"{candidate.task_id}.json"
+        write_atomic(path, _json(candidate_document(candidate, repo)))
+        paths.append(path)
+    report = report_document(result, options, looked_up)
+    write_atomic(out / f"mine-report-{library_name(repo)}.json", _json(report))
+    return result, tuple(paths)
+
+
+def admit_candidates(paths: tuple[Path, ...], root: Path, repo: str, *, cap: int, mirror: Path | None,
+                     sandbox_name: str, k: int = 3, max_targets: int | None = None,
+                     progress=None) -> tuple[AdmitRecord, ...]:
+    """Admit candidate files in order until the library holds `cap` admitted tasks."""
+    from bench.gate.admit import admit
+
+    say = progress or (lambda text: print(text, file=sys.stderr, flush=True))
+    records = []
+    for path in paths:
+        doc = json.loads(path.read_text())
+        admitted, dropped = known_tasks(root)
+        if doc["task_id"] in admitted or doc["task_id"] in dropped:
+            records.append(AdmitRecord(doc["task_id"], "known", "already in the pool or dropped before", 0.0))
+            continue
+        if admitted_count(root, repo) >= cap:
+            records.append(AdmitRecord(doc["task_id"], "over_library_cap", f"cap {cap} reached", 0.0))
+            continue
+        say(f"admitting {doc['task_id']} …")
+        started = time.monotonic()
+        try:
+            result = admit(doc, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
+        except BenchError as error:  # one broken candidate must not end the run; it is reported, not dropped
+            seconds = round(time.monotonic() - started, 1)
+            say(f"error {doc['task_id']}: {type(error).__name__}: {str(error)[:300]}")
+            records.append(AdmitRecord(doc["task_id"], "error", f"{type(error).__name__}: {str(error)[:300]}",
+                                       seconds))
+            continue
+        seconds = round(time.monotonic() - started, 1)
+        f2p = len(result.certificate.sets.fail_to_pass) if result.certificate else 0
+        outcome = "admitted" if result.admitted else "dropped"
+        say(f"{outcome} {doc['task_id']}: {result.reason} f2p={f2p} ({seconds:.0f}s)")
+        records.append(AdmitRecord(doc["task_id"], outcome, result.reason, seconds))
+    return tuple(records)
+
+
+def write_admission_log(out: Path, repo: str, records: tuple[AdmitRecord, ...]) -> Path:
+    """The admission outcomes of this run beside the mine report (timings are informative, not hashed)."""
+    path = out / f"admit-log-{library_name(repo)}.json"
+    previous = json.loads(path.read_text()) if path.exists() else []
+    ran = ("admitted", "dropped", "error")
+    fresh = {r.task_id for r in records if r.outcome in ran}
+    merged = [r for r in previous if r["task_id"] not in fresh] + [vars(r) for r in records if r.outcome in ran]
+    write_atomic(path, _json(merged))
+    return path
+
+
+def options_with_pool(options: MineOptions, root: Path, repo: str) -> MineOptions:
+    """The options seen against the pool: its admitted tasks count against the cap, known ids are skipped."""
+    admitted, dropped = known_tasks(root)
+    return replace(options, already_admitted=admitted_count(root, repo), known_task_ids=frozenset(admitted | dropped))
+
+
+def _json(data) -> bytes:
+    return (json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
