@@ -26,6 +26,7 @@ from pathlib import Path
 
 from bench.environment import _mmdebstrap
 from bench.errors import ImageError
+from bench.store.atomic import write_atomic
 
 RECIPE_FILE = "recipe.json"
 DIGEST_FILE = "digest"
@@ -142,8 +143,8 @@ def read_pin(folder: Path) -> tuple[str | None, tuple[str, ...] | None]:
 
 
 def write_pin(folder: Path, digest: str, manifest: tuple[str, ...]) -> None:
-    _atomic_write(folder / DIGEST_FILE, f"{digest}\n".encode())
-    _atomic_write(folder / MANIFEST_FILE, "".join(f"{line}\n" for line in manifest).encode())
+    write_atomic(folder / DIGEST_FILE, f"{digest}\n".encode())
+    write_atomic(folder / MANIFEST_FILE, "".join(f"{line}\n" for line in manifest).encode())
 
 
 # --- build --------------------------------------------------------------------------------------------------
@@ -239,7 +240,7 @@ def _build(recipe: Recipe, cache: Path) -> tuple[str, Path, tuple[str, ...]]:
             raise ImageError("mmdebstrap produced no package list (customize hook did not run?)")
         digest = file_digest(tar)
         final = cache / f"{digest.removeprefix('sha256:')}.tar"
-        _atomic_write(final.with_suffix(".manifest"), "".join(f"{m}\n" for m in manifest).encode())
+        write_atomic(final.with_suffix(".manifest"), "".join(f"{m}\n" for m in manifest).encode())
         os.chmod(tar, 0o644)
         os.replace(tar, final)
         return digest, final, manifest
@@ -256,7 +257,7 @@ def _cached_manifest(tar: Path) -> tuple[str, ...]:
             if member.name.lstrip("./") == "var/lib/dpkg/status":
                 text = archive.extractfile(member).read().decode("utf-8", "replace")
                 manifest = _mmdebstrap.parse_status_file(text)
-                _atomic_write(sidecar, "".join(f"{m}\n" for m in manifest).encode())
+                write_atomic(sidecar, "".join(f"{m}\n" for m in manifest).encode())
                 return manifest
     raise ImageError(f"{tar} has no var/lib/dpkg/status: not a Debian rootfs")
 
@@ -312,15 +313,3 @@ def unpack_image(image: Image, cache_dir: Path | None = None) -> Path:
     return final
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(temp, 0o644)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise

@@ -11,7 +11,6 @@ The repository itself is not in the lock: it is installed from its checkout with
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import tempfile
 from dataclasses import dataclass
@@ -119,17 +118,9 @@ def write_lock(task_id: str, text: str, *, root: Path | None = None) -> Path:
 
 
 def atomic_write_text(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.chmod(temp, 0o644)
-        os.replace(temp, path)
-    finally:
-        if os.path.exists(temp):
-            os.unlink(temp)
-    return path
+    from bench.store.atomic import write_atomic
+
+    return write_atomic(path, text.encode("utf-8"))
 
 
 def normalise_cutoff(cutoff: str | None) -> str | None:

@@ -7,10 +7,10 @@ written atomically (temp file in the same directory, then ``os.replace``).
 
 from __future__ import annotations
 
+from bench.store.atomic import write_atomic  # noqa: F401  (re-exported: callers import it from here)
+
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -74,15 +74,3 @@ def records_digest(records: Sequence[Mapping[str, Any]]) -> str:
     return digest.hexdigest()
 
 
-def write_atomic(path: Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` via a temp file in the same directory and ``os.replace``."""
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.chmod(temp, 0o644)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    return path

@@ -6,10 +6,9 @@ work; the Pants goals compute the same key from the same inputs.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
+from bench.store.atomic import write_atomic
 from bench.store.canonical import sha256_of
 from bench.variables import cache_dir
 
@@ -34,16 +33,4 @@ class ActionCache:
         write_atomic(path, data)
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so readers see the old content or the new, never a half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+__all__ = ["ActionCache", "write_atomic"]
