@@ -14,7 +14,6 @@ Prints per-task seconds for both and the ratio naive / cached, measured in one r
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import tempfile
 import time
@@ -36,10 +35,8 @@ EXTRAS = ("test", "tests", "testing", "dev")
 
 def naive_side(spec, side: str, k: int, scratch: Path, sandbox, image, image_root, proxy) -> None:
     repo = prepare(spec, side, scratch / side / "work").path
-    from bench.sandbox.index_proxy import proxy_plan
-
-    plan = proxy_plan(proxy)
-    env = tuple(BASE_ENV) + tuple(plan.env) + (("PIP_CONFIG_FILE", "/dev/null"), ("HOME", "/tmp"))
+    # The backend wires the proxy in (socket, forwarder, HTTPS_PROXY, CA bundle) for INDEX_PROXY requests.
+    env = tuple(BASE_ENV) + (("PIP_CONFIG_FILE", "/dev/null"), ("HOME", "/tmp"), ("PATH", "/usr/bin:/bin"))
     script = (
         "set -e; python3 -m venv /work/.naive-venv; "
         "/work/.naive-venv/bin/pip install -q pytest; "
@@ -47,9 +44,9 @@ def naive_side(spec, side: str, k: int, scratch: Path, sandbox, image, image_roo
         "/work/.naive-venv/bin/pip install -q -e . || true"
     )
     result = sandbox.run(ExecRequest(
-        argv=(*plan.argv_prefix, "/bin/sh", "-c", script), workdir=repo, image_root=image_root,
+        argv=("/bin/sh", "-c", script), workdir=repo, image_root=image_root,
         image_digest=image.digest, env=env, limits=INSTALL_LIMITS, network=NetworkPolicy.INDEX_PROXY,
-        mounts=plan.mounts, proxy_socket=proxy.socket_path))
+        proxy_socket=proxy.socket_path))
     if result.exit_code != 0:
         print(f"  naive install failed for {spec.task_id}/{side}: {result.stderr[-300:]!r}", file=sys.stderr)
     for _ in range(k):
