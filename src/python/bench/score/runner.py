@@ -21,6 +21,7 @@ from bench.model.protocol import ModelParams
 from bench.score.units import Unit, base_record, record_key
 from bench.store.canonical import canonical_json, sha256_of
 from bench.store.records import RecordWriter, read_records
+from bench.store.verify import DETERMINISTIC_PROVIDERS
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,8 @@ class _UnitContext:
 
     def run_unit(self, unit: Unit) -> tuple[dict, dict]:
         started = time.monotonic()
-        store = self.store_dir if not getattr(self.model, "deterministic", False) else None
+        # Prompts and responses are kept by hash unless `bench verify` can recompute the record instead.
+        store = None if self.plan.model_id.split("/", 1)[0] in DETERMINISTIC_PROVIDERS else self.store_dir
         try:
             task = self.pool.get(unit.spec)
             record = base_record(unit, task.integrity, self.benchmark)
