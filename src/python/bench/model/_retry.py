@@ -71,3 +71,22 @@ def call_with_retries(
 
 
 DEFAULT_RETRY = RetryPolicy()
+
+
+MAX_RESPONSE_BYTES = 16 << 20
+
+
+def read_capped_body(response, deadline: float, clock, *, what: str = "response") -> bytes:
+    """Read a streamed HTTP body, refusing more than MAX_RESPONSE_BYTES or reading past `deadline`."""
+    from bench.errors import EndpointError, EndpointTimeout
+
+    chunks: list[bytes] = []
+    size = 0
+    for chunk in response.iter_bytes():
+        size += len(chunk)
+        if size > MAX_RESPONSE_BYTES:
+            raise EndpointError(f"{what} larger than {MAX_RESPONSE_BYTES} bytes")
+        chunks.append(chunk)
+        if clock() > deadline:
+            raise EndpointTimeout("the response was still arriving when the time budget ran out")
+    return b"".join(chunks)

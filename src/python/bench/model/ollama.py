@@ -15,12 +15,11 @@ from typing import Any, Callable
 from bench.errors import EndpointError, EndpointTimeout
 from bench.model import _ollama_wire as wire
 from bench.model._openai_wire import retry_after_seconds
-from bench.model._retry import DEFAULT_RETRY, Retry, RetryPolicy, call_with_retries
+from bench.model._retry import DEFAULT_RETRY, Retry, RetryPolicy, call_with_retries, read_capped_body
 from bench.model.protocol import Completion, Message, ModelParams, RequestContext
 from bench.model.registry import register
 
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
-MAX_RESPONSE_BYTES = 16 << 20
 
 
 def ollama_base_url() -> str:
@@ -76,7 +75,7 @@ class OllamaModel:
             with self._client().stream(
                 "POST", f"{self.base_url}/api/chat", json=request, timeout=remaining
             ) as response:
-                body = self._read_body(response, deadline)
+                body = read_capped_body(response, deadline, self._clock, what="ollama response")
         except httpx.TimeoutException as exc:
             raise EndpointTimeout(f"ollama did not answer in time: {exc!r}") from exc
         except httpx.HTTPError as exc:
@@ -88,18 +87,6 @@ class OllamaModel:
         if status == 429 or status >= 500:
             raise Retry(EndpointError(message), retry_after_seconds(response.headers))
         raise EndpointError(message)
-
-    def _read_body(self, response: Any, deadline: float) -> bytes:
-        chunks: list[bytes] = []
-        size = 0
-        for chunk in response.iter_bytes():
-            size += len(chunk)
-            if size > MAX_RESPONSE_BYTES:
-                raise EndpointError(f"ollama response larger than {MAX_RESPONSE_BYTES} bytes")
-            chunks.append(chunk)
-            if self._clock() > deadline:
-                raise EndpointTimeout("the response was still arriving when the time budget ran out")
-        return b"".join(chunks)
 
     def _client(self) -> Any:
         with self._lock:

@@ -23,12 +23,11 @@ from typing import Any, Callable
 
 from bench.errors import EndpointError, EndpointTimeout, UsageError
 from bench.model import _openai_wire as wire
-from bench.model._retry import DEFAULT_RETRY, Retry, RetryPolicy, call_with_retries
+from bench.model._retry import DEFAULT_RETRY, Retry, RetryPolicy, call_with_retries, read_capped_body
 from bench.model.protocol import Completion, Message, ModelParams, RequestContext
 from bench.model.registry import register
 
 DEFAULT_VLLM_BASE_URL = "http://127.0.0.1:8000/v1"
-MAX_RESPONSE_BYTES = 16 << 20
 # Local servers need no key, but the openai client insists on one; this placeholder is sent instead.
 NO_API_KEY = "none"
 _SERVICE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
@@ -89,7 +88,7 @@ class OpenAICompatibleModel:
             with client.chat.completions.with_streaming_response.create(
                 **request, timeout=remaining
             ) as response:
-                return self._read_body(response, deadline)
+                return read_capped_body(response, deadline, self._clock, what="response")
         except EndpointError:
             raise
         except Exception as exc:  # classified below; anything unrecognised is re-raised untouched
@@ -99,18 +98,6 @@ class OpenAICompatibleModel:
             if mapped.retryable:
                 raise Retry(mapped.error, mapped.retry_after) from exc
             raise mapped.error from exc
-
-    def _read_body(self, response: Any, deadline: float) -> bytes:
-        chunks: list[bytes] = []
-        size = 0
-        for chunk in response.iter_bytes():
-            size += len(chunk)
-            if size > MAX_RESPONSE_BYTES:
-                raise EndpointError(f"response larger than {MAX_RESPONSE_BYTES} bytes")
-            chunks.append(chunk)
-            if self._clock() > deadline:
-                raise EndpointTimeout("the response was still arriving when the time budget ran out")
-        return b"".join(chunks)
 
     def _client(self) -> Any:
         with self._client_lock:

@@ -37,14 +37,15 @@ def route_network(request: ExecRequest) -> ExecRequest:
                    mounts=(*request.mounts, *plan.mounts))
 
 
-def validate(request: ExecRequest) -> None:
+def validate(request: ExecRequest, *, needs_image_root: bool = True) -> None:
+    """Every backend's checks of a request; the docker backend runs the image by digest, not from a folder."""
     if not request.argv or not all(isinstance(a, str) and "\0" not in a for a in request.argv):
         raise SandboxError(f"ExecRequest.argv must be non-empty strings without NUL: {request.argv!r}")
     if "=" in request.argv[0]:  # env(1) would take it for an assignment
         raise SandboxError(f"the program name must not contain '=': {request.argv[0]!r}")
     if not Path(request.workdir).is_dir():
         raise SandboxError(f"work dir {request.workdir} is not a directory")
-    for part in ("usr", "etc"):
+    for part in ("usr", "etc") if needs_image_root else ():
         if not (Path(request.image_root) / part).is_dir():
             raise SandboxError(f"image root {request.image_root} has no {part}/ (not an unpacked image?)")
     for key, value in request.env:

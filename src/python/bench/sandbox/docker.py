@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bench.errors import ImageError, SandboxError
-from bench.sandbox import _docker_api, _identity
+from bench.sandbox import _docker_api, _identity, _requests
 from bench.sandbox._capture import disk_growth_watch
 from bench.sandbox.protocol import ExecRequest, ExecResult, NetworkPolicy
 from bench.sandbox.registry import register
@@ -54,7 +54,6 @@ _CPU_NOTES = {
     "stats": "cpu time sampled from docker stats while it ran (a lower bound; the daemon answers ~1/s)",
     "none": "cpu time not measured (the container ended before it could be sampled)",
 }
-_RESERVED_TARGETS = ("/usr", "/etc", "/proc", "/dev", "/work", "/tmp", "/bin", "/sbin", "/lib", "/lib64")
 _import_lock = threading.Lock()
 _active: set[str] = set()
 _active_lock = threading.Lock()
@@ -69,7 +68,7 @@ class DockerSandbox:
         self._api_client = None
 
     def run(self, request: ExecRequest) -> ExecResult:
-        _validate(request)
+        _requests.validate(request, needs_image_root=False)
         api = self._api()
         image = _import_image(api, request.image_digest)
         argv, mounts = _command_and_mounts(request)
@@ -157,39 +156,6 @@ def _import_image(api, digest: str) -> str:
 
 
 # --- request → container ------------------------------------------------------------------------------------
-
-
-def _validate(request: ExecRequest) -> None:
-    if not request.argv or not all(isinstance(a, str) and "\0" not in a for a in request.argv):
-        raise SandboxError(f"ExecRequest.argv must be non-empty strings without NUL: {request.argv!r}")
-    if "=" in request.argv[0]:  # env(1) would take it for an assignment
-        raise SandboxError(f"the program name must not contain '=': {request.argv[0]!r}")
-    if not Path(request.workdir).is_dir():
-        raise SandboxError(f"work dir {request.workdir} is not a directory")
-    if not request.cwd.startswith("/"):
-        raise SandboxError(f"cwd must be absolute inside the sandbox: {request.cwd!r}")
-    for key, value in request.env:
-        if not key or "=" in key or "\0" in key or "\0" in value:
-            raise SandboxError(f"invalid environment entry {key!r}")
-    for mount in request.mounts:
-        _validate_mount(mount)
-    targets = [m.sandbox_path for m in request.mounts]
-    if len(set(targets)) != len(targets):
-        raise SandboxError(f"two mounts share a sandbox path: {sorted(targets)}")
-    for name in ("wall_seconds", "memory_bytes", "pids", "file_size_bytes", "output_bytes", "nofile", "tmp_bytes"):
-        if getattr(request.limits, name) <= 0:
-            raise SandboxError(f"Limits.{name} must be positive")
-
-
-def _validate_mount(mount) -> None:
-    """Same rules as the bwrap backend: absolute, normalised, not shadowing the sandbox's own trees."""
-    target = mount.sandbox_path
-    if not target.startswith("/") or os.path.normpath(target) != target or target == "/":
-        raise SandboxError(f"mount target must be an absolute normalised path other than /: {target!r}")
-    if target in _RESERVED_TARGETS or target.startswith(("/usr/", "/etc/", "/proc/", "/dev/")):
-        raise SandboxError(f"mount target {target} would shadow the sandbox's own {target.split('/')[1]}")
-    if not os.path.exists(mount.host_path):
-        raise SandboxError(f"mount source {mount.host_path} does not exist")
 
 
 def _command_and_mounts(request: ExecRequest):
