@@ -61,7 +61,7 @@ def _loopback_resolver(host: str, port: int) -> tuple[str, ...]:
 
 def _send(proxy: IndexProxy, request: bytes) -> tuple[socket.socket, bytes]:
     client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    client.settimeout(10)
+    client.settimeout(60)  # generous: the machine running the tests may be heavily loaded
     client.connect(str(proxy.socket_path))
     try:
         client.sendall(request)
