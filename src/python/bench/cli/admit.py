@@ -23,6 +23,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mirror", type=Path, default=None)
     p.add_argument("--reuse-lock", action="store_true", help="keep an existing lock instead of re-resolving")
     p.add_argument("--max-targets", type=int, default=None, help="drop candidates with more target tests")
+    p.add_argument("--cap", type=int, default=None, help="mutation tasks per library (default: no cap)")
     p.set_defaults(run=run)
 
 
@@ -32,14 +33,27 @@ def run(args: argparse.Namespace) -> int:
     from bench.variables import find_root, get
 
     root = find_root()
+    documents = [read_document(path) for path in args.candidates]
+    mutations = [doc for doc in documents if doc.get("kind") == "mutation"]
     dropped = 0
-    for path in args.candidates:
-        doc = read_document(path)
+    if mutations:  # one batch per release: shared lock, environment and release-suite runs
+        from bench.gate.mutation_batch import admit_mutations
+
+        for outcome in admit_mutations(mutations, root, k=args.k, sandbox_name=args.sandbox or get("BENCH_SANDBOX"),
+                                       max_targets=args.max_targets, cap=args.cap, relock=not args.reuse_lock):
+            for result in outcome.admissions:
+                dropped += not result.admitted
+                _print(result)
+    for doc in documents:
+        if doc.get("kind") == "mutation":
+            continue
         result = admit(doc, root, k=args.k, sandbox_name=args.sandbox or get("BENCH_SANDBOX"), mirror=args.mirror,
                        relock=not args.reuse_lock, max_targets=args.max_targets)
         dropped += not result.admitted
-        f2p = len(result.certificate.sets.fail_to_pass) if result.certificate else 0
-        print(f"{'admitted' if result.admitted else 'dropped '} {result.task_id}: {result.reason} f2p={f2p}")
+        _print(result)
     return 1 if dropped else 0
 
 
+def _print(result) -> None:
+    f2p = len(result.certificate.sets.fail_to_pass) if result.certificate else 0
+    print(f"{'admitted' if result.admitted else 'dropped '} {result.task_id}: {result.reason} f2p={f2p}", flush=True)

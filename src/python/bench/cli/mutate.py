@@ -13,8 +13,12 @@ from pathlib import Path
 EPILOG = """examples:
   bench mutate cachetools==5.5.0                      every function's mutant, seed 0
   bench mutate more-itertools==10.5.0 --seed 7 --limit 50 --out /tmp/cands
+  bench mutate sqlparse==0.5.1 --limit 120 --admit --cap 40
 Writes <task_id>.json (a task spec of kind mutation, not yet certified) and <task_id>.diff per candidate
-into --out (default mutation-candidates/<name>-<version>); prints the count per operator.
+into --out (default mutation-candidates/<name>-<version>); prints the count per operator. The spec names the
+mutation by file, byte span and replacement; the diff (which quotes the library's code) stays beside it.
+With --admit the candidates go through the gate in order (one lock, one environment and one release-suite
+baseline for all of them) until --cap tasks of the library are in the pool; prints the yield table.
 """
 
 
@@ -26,6 +30,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--limit", type=int, default=None, help="at most N candidates (seeded choice of functions)")
     p.add_argument("--out", type=Path, default=None, help="output folder")
     p.add_argument("--index-url", default=None, help="simple index (default https://pypi.org/simple)")
+    p.add_argument("--admit", action="store_true", help="certify the candidates and admit the good ones")
+    p.add_argument("--cap", type=int, default=None, help="with --admit: mutation tasks per library (default 40)")
+    p.add_argument("--k", type=int, default=3, help="with --admit: runs per side (default 3)")
+    p.add_argument("--max-targets", type=int, default=20, help="with --admit: most target tests (default 20)")
+    p.add_argument("--sandbox", default=None, help="with --admit: bwrap (default) or docker")
     p.set_defaults(run=run)
 
 
@@ -64,15 +73,44 @@ def run(args: argparse.Namespace) -> int:
         if not tests:
             raise UsageError(f"{pin.filename} ships no test files: its mutants could not be certified")
         candidates = mutate(tree, seed=args.seed, limit=args.limit)
+    written = []
     for candidate in candidates:
-        spec = candidate_spec(pin, candidate.site, library=pin.name, test_files=tests, diff=candidate.diff)
+        spec = candidate_spec(pin, candidate.site, library=pin.name, test_files=tests)
         document = json.dumps(spec, indent=2, ensure_ascii=False) + "\n"
         write_atomic(out / f"{spec['task_id']}.json", document.encode("utf-8"))
         write_atomic(out / f"{spec['task_id']}.diff", candidate.diff.encode("utf-8"))
+        written.append(spec["task_id"])
     counts = Counter(candidate.site.operator for candidate in candidates)
     width = max(len(operator) for operator in OPERATORS)
     for operator in OPERATORS:
         print(f"{operator:<{width}}  {counts.get(operator, 0):>5}")
     print(f"{'total':<{width}}  {len(candidates):>5}")
     print(f"{len(candidates)} candidates of {pin.name}=={pin.version} written to {out}", file=sys.stderr)
+    if not args.admit:
+        return 0
+    documents = [json.loads((out / f"{task_id}.json").read_text(encoding="utf-8")) for task_id in written]
+    return admit_batch(documents, args)
+
+
+def admit_batch(documents: list[dict], args: argparse.Namespace) -> int:
+    """Admit mutation candidates through the batch gate; print one line each and the yield table."""
+    from bench.gate.mutation_batch import DEFAULT_CAP, admit_mutations
+    from bench.variables import find_root, get
+
+    def report(admission, seconds: float) -> None:
+        verdict = "admitted" if admission.admitted else "dropped "
+        f2p = len(admission.certificate.sets.fail_to_pass) if admission.certificate else 0
+        print(f"{verdict} {admission.task_id}: {admission.reason} f2p={f2p} ({seconds:.1f} s)", flush=True)
+
+    cap = DEFAULT_CAP if getattr(args, "cap", None) is None else args.cap
+    outcomes = admit_mutations(documents, find_root(), k=args.k, sandbox_name=args.sandbox or get("BENCH_SANDBOX"),
+                               max_targets=args.max_targets, cap=cap, on_result=report)
+    for outcome in outcomes:
+        counts = outcome.yield_counts()
+        tried = len(outcome.admissions)
+        table = " ".join(f"{name}={counts.get(name, 0)}" for name in ("good", "broad", "undetected", "import",
+                                                                      "timeout", "other"))
+        per_hour = tried / outcome.seconds * 3600 if outcome.seconds else 0.0
+        print(f"yield: {tried} judged ({outcome.skipped} decided earlier): {table}; "
+              f"release suite {outcome.release_seconds:.1f} s; {per_hour:.0f} mutants/hour")
     return 0

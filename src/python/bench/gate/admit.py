@@ -71,10 +71,20 @@ def admit(candidate: dict, root: Path, *, k: int = 3, sandbox_name: str = "bwrap
             record_drop(candidate, reason, root)
             return Admission(spec.task_id, False, reason, None, None)
     outcome = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
-    cert = outcome.certificate
+    return conclude(candidate, spec, outcome.certificate, root, k=k, sandbox_name=sandbox_name,
+                    max_targets=max_targets)
+
+
+def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, k: int, sandbox_name: str,
+             max_targets: int | None, others: list[TaskSpec] | None = None, sync: bool = True) -> Admission:
+    """Admit or drop a certified candidate: duplicates and over-long target ids are drops too.
+
+    ``others`` is the pool to check duplicates against (default: read from the checkout); a batch passes its
+    own list and gets the admitted spec appended, and syncs the BUILD files once at its end (``sync=False``).
+    """
     reason = cert.decision.reason
     if cert.admitted:
-        duplicate = find_duplicate(spec, cert, root)
+        duplicate = find_duplicate(spec, cert, root, others)
         if duplicate:
             reason = f"duplicate_of:{duplicate}"
     if not cert.admitted or reason.startswith("duplicate_of"):
@@ -92,7 +102,10 @@ def admit(candidate: dict, root: Path, *, k: int = 3, sandbox_name: str = "bwrap
     write_atomic(path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
     cert = certificate_for_admitted(final, cert, root, k=k, sandbox_name=sandbox_name, max_targets=max_targets)
     write_atomic(root / "results" / "certificates" / f"{final.task_id}.json", cert.to_json())
-    _sync_build(root)
+    if others is not None:
+        others.append(final)
+    if sync:
+        sync_build(root)
     return Admission(final.task_id, True, "admitted", path, cert)
 
 
@@ -119,9 +132,10 @@ def certificate_for_admitted(final: TaskSpec, cert: Certificate, root: Path, *, 
     return adopted
 
 
-def find_duplicate(spec: TaskSpec, cert: Certificate, root: Path) -> str | None:
+def find_duplicate(spec: TaskSpec, cert: Certificate, root: Path,
+                   others: list[TaskSpec] | None = None) -> str | None:
     """The task id of an admitted task of the same repo with the same fix commit or the same target tests."""
-    for other in load_all(discover(root)):
+    for other in (others if others is not None else load_all(discover(root))):
         if other.task_id == spec.task_id or other.repo != spec.repo:
             continue
         same_fix = bool(spec.fix_sha) and other.fix_sha == spec.fix_sha
@@ -146,7 +160,7 @@ def record_drop(candidate: dict, reason: str, root: Path) -> Path:
     return path
 
 
-def _sync_build(root: Path) -> None:
+def sync_build(root: Path) -> None:
     from bench.gate.pants_targets import sync
 
     sync(load_all(discover(root)))

@@ -194,11 +194,7 @@ def certificate_from_json(data: bytes) -> Certificate:
     import json
 
     raw = json.loads(data)
-    runs = tuple(
-        RunSummary(r["side"], r["index"], r["exit_code"], r["timed_out"],
-                   tuple(tuple(x) for x in r["results"]), tuple(r["collection_errors"]), r["had_report"])
-        for r in raw["runs"]
-    )
+    runs = tuple(summary_from_dict(r) for r in raw["runs"])
     sets = GateSets(**{name: tuple(values) for name, values in raw["sets"].items()})
     return Certificate(
         task_id=raw["task_id"], spec_sha256=raw["spec_sha256"], k=raw["k"], image=raw["image"],
@@ -208,3 +204,7 @@ def certificate_from_json(data: bytes) -> Certificate:
         certificate_version=raw["certificate_version"],
     )
 
+
+def summary_from_dict(raw: dict) -> RunSummary:
+    return RunSummary(raw["side"], raw["index"], raw["exit_code"], raw["timed_out"],
+                      tuple(tuple(x) for x in raw["results"]), tuple(raw["collection_errors"]), raw["had_report"])

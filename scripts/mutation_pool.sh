@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Rebuild the committed mutation pool: for each pinned release, mutate (seed 0) and admit the candidates in
+# order until the library's cap is reached. Resumable: candidates already admitted or dropped are skipped.
+#
+#   scripts/mutation_pool.sh                  every release below
+#   scripts/mutation_pool.sh sqlparse==0.5.3  just these
+#
+# BENCH (default: ./pants run src/python/bench:bench --) is the command that runs the harness CLI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RELEASES=(
+  cachetools==5.5.0
+  more-itertools==10.5.0
+  tomlkit==0.13.2
+  sqlparse==0.5.3
+  marshmallow==3.23.1
+  humanize==4.11.0
+  packaging==24.2
+  boltons==24.1.0
+  toolz==1.0.0
+  python-dateutil==2.9.0.post0
+  attrs==24.2.0
+  click==8.1.7
+  pyparsing==3.2.0
+  jinja2==3.1.4
+  itsdangerous==2.2.0
+  idna==3.10
+  semver==3.0.2
+  inflection==0.5.1
+  parse==1.20.2
+)
+LIMIT=${LIMIT:-150}   # candidates made per release (one per function, seeded choice)
+CAP=${CAP:-40}        # admitted tasks per library
+read -r -a BENCH <<< "${BENCH:-./pants run src/python/bench:bench --}"
+
+if [ $# -gt 0 ]; then RELEASES=("$@"); fi
+for release in "${RELEASES[@]}"; do
+  echo "== $release" >&2
+  "${BENCH[@]}" mutate "$release" --seed 0 --limit "$LIMIT" --admit --cap "$CAP" \
+    --out "mutation-candidates/${release/==/-}" || echo "!! $release failed (exit $?)" >&2
+done
+"${BENCH[@]}" pool stats

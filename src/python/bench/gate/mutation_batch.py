@@ -1,0 +1,230 @@
+"""Admitting the mutation candidates of one library release in one pass.
+
+Every candidate of a release shares its lock, its environment and its fix side (the released tree), so the
+batch resolves the lock once, installs the released tree into an overlay once, and runs the release's suite
+K times once (cached by everything that decides those runs). Each mutant then costs its own K base runs,
+and a mutant that cannot be admitted stops after its first run: a suite that still passes (``nothing_flips``),
+that breaks more than ``max_targets`` tests (``too_many_targets``), that cannot be collected or that runs past
+the time limit is dropped with that reason. Further runs could only make tests flaky, never add a target.
+
+The certificate of an admitted mutant is exactly what :func:`bench.gate.certify.certify` computes — the same
+K base runs followed by the same K fix runs — and it is cached under the admitted spec's key, so `bench
+certify` of the pool runs nothing. A mutant's time limit is ``TIMEOUT_FACTOR`` × the release suite's slowest
+run (at least ``TIMEOUT_FLOOR_SECONDS``): an endless loop costs seconds, not the gate's 15 minutes.
+
+The batch resumes: a candidate already admitted or dropped is skipped, and the library's cap counts the
+mutation tasks already in the pool.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from bench.errors import EnvironmentBuildError, SpecError
+from bench.gate.admit import Admission, conclude, lock_candidate, record_drop, sync_build
+from bench.gate.certify import (GATE_LIMITS, GATE_VERSION, Certificate, _manifest_for_certificate, lock_path,
+                                summarise, summary_from_dict)
+from bench.gate.sets import RunSummary, decide, derive_sets
+from bench.spec.load import discover, load_all, spec_from_document, spec_sha256
+from bench.spec.model import TaskSpec
+from bench.store.canonical import sha256_bytes
+
+TIMEOUT_FACTOR = 5.0
+TIMEOUT_FLOOR_SECONDS = 10.0
+DEFAULT_CAP = 40  # mutation tasks per library release
+YIELD_CLASSES = {  # drop reason → the yield table's column
+    "admitted": "good", "too_many_targets": "broad", "nothing_flips": "undetected",
+    "collection_failed_at_base": "import", "timeout": "timeout",
+}
+
+
+@dataclass(frozen=True)
+class BatchOutcome:
+    admissions: tuple[Admission, ...]
+    skipped: int  # candidates already admitted or dropped earlier
+    release_seconds: float  # the slowest release-suite run (the time limit derives from it)
+    seconds: float
+
+    def yield_counts(self) -> Counter:
+        return Counter(YIELD_CLASSES.get(a.reason, "other") for a in self.admissions)
+
+
+def admit_mutations(candidates: Sequence[dict], root: Path, *, k: int = 3, sandbox_name: str = "bwrap",
+                    max_targets: int | None = 20, cap: int | None = DEFAULT_CAP, relock: bool = False,
+                    on_result: Callable[[Admission, float], None] | None = None) -> list[BatchOutcome]:
+    """Admit mutation candidates, one batch per sdist, in the order given."""
+    groups: dict[str, list[dict]] = {}
+    for doc in candidates:
+        groups.setdefault(doc["sdist"]["sha256"], []).append(doc)
+    pool = list(load_all(discover(root)))
+    outcomes = [_admit_release(docs, root, pool, k=k, sandbox_name=sandbox_name, max_targets=max_targets,
+                               cap=cap, relock=relock, on_result=on_result) for docs in groups.values()]
+    sync_build(root)
+    return outcomes
+
+
+def _already_decided(task_id: str, root: Path, pool: Iterable[TaskSpec]) -> bool:
+    return (root / "tasks" / "_dropped" / f"{task_id}.json").exists() or any(s.task_id == task_id for s in pool)
+
+
+def _admit_release(docs, root, pool, *, k, sandbox_name, max_targets, cap, relock, on_result) -> BatchOutcome:
+    started = time.monotonic()
+    specs = [spec_from_document(doc, path=str(root / "tasks" / "_candidates" / f"{doc['task_id']}.json"))
+             for doc in docs]
+    todo = [(doc, spec) for doc, spec in zip(docs, specs) if not _already_decided(spec.task_id, root, pool)]
+    skipped = len(docs) - len(todo)
+    if not todo:
+        return BatchOutcome((), skipped, 0.0, time.monotonic() - started)
+    first = todo[0][1]
+    try:
+        if relock or not lock_path(first, root).exists():
+            lock_candidate(first, root, sandbox_name=sandbox_name, mirror=None)
+        release = _Release.open(first, root, k=k, sandbox_name=sandbox_name)
+    except EnvironmentBuildError as error:  # the release cannot be locked or installed: every mutant drops
+        reason = f"install_failed: {str(error).strip().splitlines()[-1][:300] if str(error).strip() else ''}"
+        admissions = tuple(_drop(doc, spec, reason, root) for doc, spec in todo)
+        return BatchOutcome(admissions, skipped, 0.0, time.monotonic() - started)
+    admissions = []
+    with release:
+        for doc, spec in todo:
+            if cap is not None and _count_library(pool, spec.library) >= cap:
+                break
+            candidate_started = time.monotonic()
+            cert = release.certify_mutant(spec, max_targets=max_targets)
+            admission = conclude(doc, spec, cert, root, k=k, sandbox_name=sandbox_name, max_targets=max_targets,
+                                 others=pool, sync=False)
+            admissions.append(admission)
+            if on_result is not None:
+                on_result(admission, time.monotonic() - candidate_started)
+    return BatchOutcome(tuple(admissions), skipped, release.slowest_seconds, time.monotonic() - started)
+
+
+def _count_library(pool: Iterable[TaskSpec], library: str) -> int:
+    return sum(1 for spec in pool if spec.kind == "mutation" and spec.library == library)
+
+
+def _drop(doc: dict, spec: TaskSpec, reason: str, root: Path) -> Admission:
+    record_drop(doc, reason, root)
+    return Admission(spec.task_id, False, reason, None, None)
+
+
+class _Release:
+    """The released tree installed once, its K suite runs, and a scratch folder for the mutants' runs."""
+
+    def __init__(self, spec, root, k, sandbox_name, scratch, environment, image, image_root, run_env) -> None:
+        from bench.sandbox.registry import get_sandbox
+
+        self.root, self.k, self.sandbox_name, self.scratch = root, k, sandbox_name, scratch
+        self.environment, self.image, self.image_root, self.run_env = environment, image, image_root, run_env
+        self.test_files = spec.test_files  # every candidate of a release runs the release's whole suite
+        self.lock_bytes = lock_path(spec, root).read_bytes()
+        self.sandbox = get_sandbox(sandbox_name)
+        self.fix_runs: tuple[RunSummary, ...] = ()
+        self.slowest_seconds = 0.0
+        self.limits = GATE_LIMITS
+
+    @classmethod
+    def open(cls, spec: TaskSpec, root: Path, *, k: int, sandbox_name: str) -> "_Release":
+        from bench.environment.image import ensure_image, unpack_image
+        from bench.environment.venv import ensure_venv, prepare_workspace_env
+        from bench.source.workspace import prepare
+
+        image = ensure_image(spec.image, root=root)
+        image_root = unpack_image(image)
+        environment = ensure_venv(lock_path(spec, root), image, sandbox_name)
+        scratch = Path(tempfile.mkdtemp(prefix="bench-mutants-"))
+        try:
+            workspace = prepare(spec, "fix", scratch / "release")
+            run_env = prepare_workspace_env(workspace.path, environment, overlay_dir=scratch / "overlay")
+            release = cls(spec, root, k, sandbox_name, scratch, environment, image, image_root, run_env)
+            release.fix_runs, release.slowest_seconds = release._release_runs(spec, workspace.path)
+        except BaseException:
+            shutil.rmtree(scratch, ignore_errors=True)
+            raise
+        wall = max(TIMEOUT_FACTOR * release.slowest_seconds, TIMEOUT_FLOOR_SECONDS)
+        release.limits = replace(GATE_LIMITS, wall_seconds=wall)
+        return release
+
+    def __enter__(self) -> "_Release":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def _release_runs(self, spec: TaskSpec, tree: Path) -> tuple[tuple[RunSummary, ...], float]:
+        """The K fix-side runs, shared by every mutant of the release and cached across batches."""
+        from bench import __version__
+        from bench.store.action_cache import ActionCache
+
+        cache = ActionCache("release-runs")
+        key = cache.key({
+            "sdist_sha256": spec.sdist.sha256, "lock_sha256": sha256_bytes(self.lock_bytes),
+            "image_digest": self.image.digest, "test_files": list(self.test_files), "k": self.k,
+            "sandbox": self.sandbox_name, "gate_version": GATE_VERSION, "harness_version": __version__,
+        })
+        if (hit := cache.get(key)) is not None:
+            stored = json.loads(hit)
+            return tuple(summary_from_dict(run) for run in stored["runs"]), stored["slowest_seconds"]
+        runs, slowest = [], 0.0
+        for index in range(self.k):
+            run, seconds = self._run(tree, "fix", index, GATE_LIMITS)
+            runs.append(run)
+            slowest = max(slowest, seconds)
+        cache.put(key, json.dumps({"runs": [asdict(r) for r in runs], "slowest_seconds": slowest},
+                                  sort_keys=True).encode())
+        return tuple(runs), slowest
+
+    def _run(self, tree: Path, side: str, index: int, limits) -> tuple[RunSummary, float]:
+        from bench.verdict.run_tests import run_tests
+
+        run_dir = self.scratch / f"run-{side}-{index}"
+        shutil.rmtree(run_dir, ignore_errors=True)
+        shutil.copytree(tree, run_dir, symlinks=True)
+        started = time.monotonic()
+        try:
+            run = run_tests(sandbox=self.sandbox, workdir=run_dir, image_root=self.image_root,
+                            image_digest=self.image.digest, python=self.run_env.python, env=self.run_env.env,
+                            mounts=self.run_env.mounts, test_files=self.test_files, limits=limits)
+        finally:
+            shutil.rmtree(run_dir, ignore_errors=True)
+        return summarise(side, index, run), time.monotonic() - started
+
+    def certify_mutant(self, spec: TaskSpec, *, max_targets: int | None) -> Certificate:
+        """The mutant's certificate; a mutant that cannot be admitted stops after its first run."""
+        from bench import __version__
+        from bench.source.workspace import prepare
+
+        if tuple(spec.test_files) != tuple(self.test_files):
+            raise SpecError(f"{spec.task_id}: test_files differ from its release's other candidates",
+                            kind="bad_value")
+        workspace = prepare(spec, "base", self.scratch / "mutant")
+        base_runs = base_runs_until_decided(lambda index: self._run(workspace.path, "base", index, self.limits)[0],
+                                            self.fix_runs, k=self.k, max_targets=max_targets)
+        runs = (*base_runs, *self.fix_runs)
+        sets = derive_sets(runs)
+        return Certificate(
+            task_id=spec.task_id, spec_sha256=spec_sha256(spec), k=self.k, image=spec.image,
+            image_digest=self.image.digest, lock_sha256=sha256_bytes(self.lock_bytes),
+            env_key=self.environment.env_key, environment=_manifest_for_certificate(self.environment),
+            harness_version=__version__, gate_version=GATE_VERSION, runs=runs, sets=sets,
+            decision=decide(runs, sets, max_targets=max_targets),
+        )
+
+
+def base_runs_until_decided(run_base: Callable[[int], RunSummary], fix_runs: Sequence[RunSummary], *, k: int,
+                            max_targets: int | None) -> list[RunSummary]:
+    """Up to K base runs, stopping at the first after which the gate already drops the mutant."""
+    base_runs: list[RunSummary] = []
+    for index in range(k):
+        base_runs.append(run_base(index))
+        runs = (*base_runs, *fix_runs)
+        if not decide(runs, derive_sets(runs), max_targets=max_targets).admitted:
+            break
+    return base_runs

@@ -1,0 +1,45 @@
+"""The batch's early stop: a mutant the gate must drop costs one suite run, an admissible one costs K."""
+
+from __future__ import annotations
+
+from bench.gate.mutation_batch import base_runs_until_decided
+from bench.gate.sets import RunSummary
+
+TESTS = tuple(f"tests/test_m.py::test_{n}" for n in range(30))
+
+
+def _run(side: str, index: int, failing: int = 0, timed_out: bool = False) -> RunSummary:
+    results = tuple((t, "failed" if n < failing else "passed") for n, t in enumerate(TESTS))
+    return RunSummary(side, index, 1 if failing else 0, timed_out, results, (), True)
+
+
+FIX_RUNS = tuple(_run("fix", i) for i in range(3))
+
+
+def _calls(failing: int, timed_out: bool = False, max_targets: int | None = 20) -> list[int]:
+    calls: list[int] = []
+
+    def run_base(index: int) -> RunSummary:
+        calls.append(index)
+        return _run("base", index, failing, timed_out)
+
+    runs = base_runs_until_decided(run_base, FIX_RUNS, k=3, max_targets=max_targets)
+    assert [r.index for r in runs] == calls
+    return calls
+
+
+def test_an_admissible_mutant_gets_all_k_base_runs():
+    assert _calls(failing=4) == [0, 1, 2]
+
+
+def test_an_undetected_mutant_stops_after_one_run():
+    assert _calls(failing=0) == [0]
+
+
+def test_a_broad_mutant_stops_after_one_run():
+    assert _calls(failing=25) == [0]
+    assert _calls(failing=25, max_targets=None) == [0, 1, 2]
+
+
+def test_a_timed_out_mutant_stops_after_one_run():
+    assert _calls(failing=3, timed_out=True) == [0]
