@@ -80,6 +80,7 @@ def run(plan: RunPlan, *, on_done=None) -> RunResult:
 
     plan.out_dir.mkdir(parents=True, exist_ok=True)
     log_path = plan.out_dir / "records.jsonl"
+    write_settings(plan, resuming=log_path.exists())
     done = {record_key(r) for r in read_records(log_path)
             if plan.retry_errors is False or r.get("outcome") != "infrastructure_error"}
     units = [u for u in plan_units(plan) if u.key not in done]
@@ -105,6 +106,38 @@ def run(plan: RunPlan, *, on_done=None) -> RunResult:
 
     write_atomic(results, b"".join(canonical_json(r) + b"\n" for r in records))
     return RunResult(results, records, len(units), len(done))
+
+
+def run_settings(plan: RunPlan) -> dict:
+    """What decides the records of a run besides the tasks: recorded beside them in ``<out>/run.json``."""
+    from dataclasses import asdict
+
+    from bench.score.units import RUNNER_VERSION
+
+    return {
+        "model": plan.model_id, "params": asdict(plan.params), "samples": plan.samples, "turns": plan.turns,
+        "conditions": list(plan.conditions), "resample": plan.resample, "sandbox": plan.sandbox_name,
+        "controller": plan.controller_id, "controller_stateful": plan.controller_stateful,
+        "runner_version": RUNNER_VERSION,
+    }
+
+
+def write_settings(plan: RunPlan, *, resuming: bool) -> None:
+    """Write ``run.json``; a resumed run must use the settings its records were made with."""
+    import json
+
+    from bench.errors import UsageError
+    from bench.store.atomic import write_atomic
+
+    path = plan.out_dir / "run.json"
+    settings = run_settings(plan)
+    if resuming and path.is_file():
+        earlier = json.loads(path.read_text(encoding="utf-8"))
+        changed = sorted(key for key in set(earlier) | set(settings) if earlier.get(key) != settings.get(key))
+        if changed:
+            raise UsageError(f"{plan.out_dir} holds a run made with other settings ({', '.join(changed)} differ): "
+                             "use the same settings, another --out, or --no-resume")
+    write_atomic(path, json.dumps(settings, indent=2, sort_keys=True).encode() + b"\n")
 
 
 def _latest(records: list[dict]) -> dict:
