@@ -31,7 +31,7 @@ RELEASES=(
   parse==1.20.2
 )
 LIMIT=${LIMIT:-150}   # candidates made per release (one per function, seeded choice)
-CAP=${CAP:-40}        # admitted tasks per library
+CAP=${CAP:-30}        # admitted tasks per library
 read -r -a BENCH <<< "${BENCH:-./pants run src/python/bench:bench --}"
 
 if [ $# -gt 0 ]; then RELEASES=("$@"); fi

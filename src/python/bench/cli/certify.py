@@ -10,7 +10,8 @@ EPILOG = """examples:
   bench certify kind:synthetic             certify (or confirm from cache) every synthetic task
   bench certify click-2345 --k 5           five runs each side
   bench certify --no-cache 'synthetic.*'   run the tests even when a certificate is cached
-Certificates are written to results/certificates/<task_id>.json. Exit 1 when a task is dropped.
+Certificates are written to results/certificates/<task_id>.json.gz (gzip of the canonical JSON; --out FILE
+writes plain JSON unless FILE ends in .gz). Exit 1 when a task is dropped.
 """
 
 
@@ -29,10 +30,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bench.errors import UsageError
-    from bench.gate.certify import certify
+    from bench.gate.certify import certificate_file, certify, write_certificate
     from bench.progress import progress
     from bench.spec.load import discover, load_all, load_spec, select
-    from bench.store.action_cache import write_atomic
     from bench.variables import find_root, get
 
     if args.k < 1:
@@ -45,8 +45,8 @@ def run(args: argparse.Namespace) -> int:
         outcome = certify(spec, root, k=args.k, sandbox_name=sandbox, mirror=args.mirror,
                           use_cache=not args.no_cache)
         cert = outcome.certificate
-        out = args.out if args.spec and args.out else root / "results" / "certificates" / f"{spec.task_id}.json"
-        write_atomic(out, cert.to_json())
+        out = args.out if args.spec and args.out else certificate_file(root, spec.task_id)
+        write_certificate(out, cert.to_json())
         cached += outcome.cached
         dropped += not cert.admitted
         state = "cached   " if outcome.cached else "certified"

@@ -31,7 +31,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, default=None, help="output folder")
     p.add_argument("--index-url", default=None, help="simple index (default https://pypi.org/simple)")
     p.add_argument("--admit", action="store_true", help="certify the candidates and admit the good ones")
-    p.add_argument("--cap", type=int, default=None, help="with --admit: mutation tasks per library (default 40)")
+    p.add_argument("--cap", type=int, default=None, help="with --admit: mutation tasks per library (default 30)")
     p.add_argument("--k", type=int, default=3, help="with --admit: runs per side (default 3)")
     p.add_argument("--max-targets", type=int, default=20, help="with --admit: most target tests (default 20)")
     p.add_argument("--sandbox", default=None, help="with --admit: bwrap (default) or docker")

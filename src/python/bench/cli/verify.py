@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _verify_certificates(folder: Path, root: Path, sandbox: str):
-    from bench.gate.certify import certify
+    from bench.gate.certify import certify, read_certificate
     from bench.spec.load import discover, load_all
     from bench.store.verify import Check, first_difference
 
@@ -59,8 +59,8 @@ def _verify_certificates(folder: Path, root: Path, sandbox: str):
 
     specs = {s.task_id: s for s in load_all(discover(root))}
     checks = []
-    for path in sorted(folder.glob("*.json")):
-        stored = path.read_bytes()
+    for path in sorted([*folder.glob("*.json"), *folder.glob("*.json.gz")]):
+        stored = read_certificate(path)
         task_id = json.loads(stored)["task_id"]
         if task_id not in specs:
             checks.append(Check(task_id, "different", "task no longer exists"))

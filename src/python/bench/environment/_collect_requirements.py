@@ -173,6 +173,30 @@ def dependency_groups(pyproject: dict, collector: Collector) -> None:
             expand(group, (group,))
 
 
+# Docs, lint, type-check and release tools: a dev group lists them beside the test tools, but no test needs
+# them, and some (Sphinx themes, pre-commit) are heavy or pinned to versions that no longer install.
+TOOLING = ("sphinx", "furo", "pre-commit", "mypy", "ruff", "black", "flake8", "isort", "pylint", "tox", "nox",
+           "twine", "mkdocs", "myst", "types-", "commitizen", "bump")
+
+
+def poetry_groups(pyproject: dict, collector: Collector) -> None:
+    """Poetry's legacy ``dev-dependencies`` and its test-like ``group.<name>.dependencies``, by name (and
+    extras) only: Poetry's caret constraints are not PEP 508, and the resolver's cutoff picks the versions."""
+    poetry = pyproject.get("tool", {}).get("poetry", {})
+    tables = [("dev-dependencies", poetry.get("dev-dependencies", {}))]
+    tables += [(f"group.{name}", group.get("dependencies", {})) for name, group in poetry.get("group", {}).items()
+               if normalise(name) in TEST_GROUPS and isinstance(group, dict)]
+    for origin, table in tables:
+        for name, constraint in table.items():
+            if normalise(name) == "python":
+                continue
+            if normalise(name).startswith(TOOLING):
+                collector.dropped.append((name, f"poetry {origin}: docs or lint tool"))
+                continue
+            extras = constraint.get("extras", []) if isinstance(constraint, dict) else []
+            collector.add(f"{name}[{','.join(extras)}]" if extras else name, f"poetry:{origin}")
+
+
 def requirement_files(repo: Path) -> list[Path]:
     """Root requirements.txt, root *.txt naming requirements and test/dev, and test/dev files in req dirs."""
     found = []
@@ -227,6 +251,7 @@ def collect(repo: Path, extra: list[str]) -> dict:
         for requirement in build_requires:
             collector.add(requirement, "build-system")
     dependency_groups(pyproject, collector)
+    poetry_groups(pyproject, collector)
     for path in requirement_files(repo):
         read_requirement_file(path, repo, collector)
     if source is not None:

@@ -90,3 +90,21 @@ def test_static_metadata_defers_to_the_backend_when_dependencies_are_dynamic():
     assert collect.static_metadata({"project": {"name": "x", "dynamic": ["dependencies"]}}) is None
     assert collect.static_metadata({"tool": {}}) is None
     assert collect.static_metadata({"project": {"name": "x"}}) == ([], {})
+
+
+def test_poetry_dev_groups_are_taken_by_name_without_docs_and_lint_tools():
+    pyproject = {"tool": {"poetry": {
+        "dependencies": {"python": ">=3.8", "runtime-only": "^1"},
+        "dev-dependencies": {"pytest": "^7.2.0", "PyYAML": "^6.0", "Sphinx": "^4.3.2", "pre-commit": "^2"},
+        "group": {
+            "test": {"dependencies": {"hypothesis": {"version": "^6", "extras": ["pytz"]}, "mypy": "*"}},
+            "docs": {"dependencies": {"furo": "*", "docs-only": "*"}},
+        },
+    }}}
+    collector = collect.Collector(None)
+    collect.poetry_groups(pyproject, collector)
+    assert sorted(collector.requirements) == [
+        ("PyYAML", "poetry:dev-dependencies"), ("hypothesis[pytz]", "poetry:group.test"),
+        ("pytest", "poetry:dev-dependencies"),
+    ]
+    assert sorted(name for name, _ in collector.dropped) == ["Sphinx", "mypy", "pre-commit"]

@@ -1,7 +1,7 @@
 """Admission: validate a candidate, lock its environment, certify it, and only then add it to the pool.
 
 Admitted: the spec (with the gate's fail_to_pass / pass_to_pass) goes to `tasks/<group>/<task_id>.json`, the
-lock to `lockfiles/tasks/`, the certificate to `results/certificates/`, and the folder's BUILD file gains the
+lock to `lockfiles/tasks/`, the certificate to `results/certificates/<task_id>.json.gz`, and the folder's BUILD file gains the
 task's target. Dropped: the candidate and the reason go to `tasks/_dropped/<task_id>.json`. A candidate whose
 fix or whose fail_to_pass set equals an admitted task of the same repository is a duplicate and is dropped
 with a pointer to the kept one.
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.errors import EnvironmentBuildError
-from bench.gate.certify import Certificate, certify
+from bench.gate.certify import Certificate, certificate_file, certify, write_certificate
 from bench.spec.load import discover, load_all, spec_from_document
 from bench.spec.model import TaskSpec
 from bench.store.action_cache import write_atomic
@@ -101,7 +101,7 @@ def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, 
     final = spec_from_document(doc, path=str(path))  # the admitted spec must itself validate
     write_atomic(path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
     cert = certificate_for_admitted(final, cert, root, k=k, sandbox_name=sandbox_name, max_targets=max_targets)
-    write_atomic(root / "results" / "certificates" / f"{final.task_id}.json", cert.to_json())
+    write_certificate(certificate_file(root, final.task_id), cert.to_json())
     if others is not None:
         others.append(final)
     if sync:

@@ -62,6 +62,29 @@ class CertifyOutcome:
     seconds: dict  # phase → wall seconds; never hashed
 
 
+def certificate_file(root: Path, task_id: str) -> Path:
+    """Where a task's certificate is committed: gzip of the canonical JSON (each holds every test's outcome in
+    every run, a few hundred kilobytes for a large suite; compressed, a few dozen)."""
+    return root / "results" / "certificates" / f"{task_id}.json.gz"
+
+
+def write_certificate(path: Path, data: bytes) -> Path:
+    """Write certificate JSON to ``path``, gzipped (deterministically: no name, no time) when it ends in .gz."""
+    import gzip
+
+    from bench.store.atomic import write_atomic
+
+    return write_atomic(path, gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)
+
+
+def read_certificate(path: Path) -> bytes:
+    """The canonical JSON of a certificate file written by :func:`write_certificate`."""
+    import gzip
+
+    data = path.read_bytes()
+    return gzip.decompress(data) if path.suffix == ".gz" else data
+
+
 def lock_path(spec: TaskSpec, root: Path) -> Path:
     return root / spec.lockfile
 

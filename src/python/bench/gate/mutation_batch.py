@@ -13,7 +13,8 @@ certify` of the pool runs nothing. A mutant's time limit is ``TIMEOUT_FACTOR`` Ã
 run (at least ``TIMEOUT_FLOOR_SECONDS``): an endless loop costs seconds, not the gate's 15 minutes.
 
 The batch resumes: a candidate already admitted or dropped is skipped, and the library's cap counts the
-mutation tasks already in the pool.
+mutation tasks already in the pool. A release whose own suite cannot be locked, installed or collected stops
+the batch with an :class:`EnvironmentBuildError` and no drop is recorded.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from bench.errors import EnvironmentBuildError, SpecError
-from bench.gate.admit import Admission, conclude, lock_candidate, record_drop, sync_build
+from bench.gate.admit import Admission, conclude, lock_candidate, sync_build
 from bench.gate.certify import (GATE_LIMITS, GATE_VERSION, Certificate, _manifest_for_certificate, lock_path,
                                 summarise, summary_from_dict)
 from bench.gate.sets import RunSummary, decide, derive_sets
@@ -38,7 +39,7 @@ from bench.store.canonical import sha256_bytes
 
 TIMEOUT_FACTOR = 5.0
 TIMEOUT_FLOOR_SECONDS = 10.0
-DEFAULT_CAP = 40  # mutation tasks per library release
+DEFAULT_CAP = 30  # mutation tasks per library release
 YIELD_CLASSES = {  # drop reason â†’ the yield table's column
     "admitted": "good", "too_many_targets": "broad", "nothing_flips": "undetected",
     "collection_failed_at_base": "import", "timeout": "timeout",
@@ -83,14 +84,17 @@ def _admit_release(docs, root, pool, *, k, sandbox_name, max_targets, cap, reloc
     if not todo:
         return BatchOutcome((), skipped, 0.0, time.monotonic() - started)
     first = todo[0][1]
-    try:
-        if relock or not lock_path(first, root).exists():
-            lock_candidate(first, root, sandbox_name=sandbox_name, mirror=None)
-        release = _Release.open(first, root, k=k, sandbox_name=sandbox_name)
-    except EnvironmentBuildError as error:  # the release cannot be locked or installed: every mutant drops
-        reason = f"install_failed: {str(error).strip().splitlines()[-1][:300] if str(error).strip() else ''}"
-        admissions = tuple(_drop(doc, spec, reason, root) for doc, spec in todo)
-        return BatchOutcome(admissions, skipped, 0.0, time.monotonic() - started)
+    # A release that cannot be locked, installed or collected says nothing about its mutants: the batch stops
+    # with the reason and records no drop, so it can be run again once the environment is fixed.
+    if relock or not lock_path(first, root).exists():
+        lock_candidate(first, root, sandbox_name=sandbox_name, mirror=None)
+    release = _Release.open(first, root, k=k, sandbox_name=sandbox_name)
+    broken = [run for run in release.fix_runs if not run.had_report or run.collection_errors or run.timed_out]
+    if broken:
+        release.close()
+        detail = ", ".join(sorted(set(broken[0].collection_errors))[:3]) or f"exit code {broken[0].exit_code}"
+        raise EnvironmentBuildError(f"{first.sdist.filename}: the release's own suite does not run in its "
+                                    f"environment ({detail}); no mutant of it can be certified")
     admissions = []
     with release:
         for doc, spec in todo:
@@ -108,11 +112,6 @@ def _admit_release(docs, root, pool, *, k, sandbox_name, max_targets, cap, reloc
 
 def _count_library(pool: Iterable[TaskSpec], library: str) -> int:
     return sum(1 for spec in pool if spec.kind == "mutation" and spec.library == library)
-
-
-def _drop(doc: dict, spec: TaskSpec, reason: str, root: Path) -> Admission:
-    record_drop(doc, reason, root)
-    return Admission(spec.task_id, False, reason, None, None)
 
 
 class _Release:
@@ -156,6 +155,9 @@ class _Release:
         return self
 
     def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
         shutil.rmtree(self.scratch, ignore_errors=True)
 
     def _release_runs(self, spec: TaskSpec, tree: Path) -> tuple[tuple[RunSummary, ...], float]:

@@ -114,5 +114,9 @@ def list_library_files(
 
 
 def list_test_files(tree: Path, patterns: tuple[str, ...] = TEST_PATTERNS) -> tuple[str, ...]:
-    """Tree-relative POSIX paths of the library's test modules (conftest files included), sorted."""
-    return tuple(path for path in _python_files(tree) if matches(path, patterns))
+    """Tree-relative POSIX paths of the library's test modules (conftest files included), sorted, without what
+    the project's own pytest configuration keeps out of collection (see :mod:`bench.mutate.pytest_config`)."""
+    from bench.mutate.pytest_config import read_exclusions
+
+    excluded = read_exclusions(tree)
+    return tuple(path for path in _python_files(tree) if matches(path, patterns) and not excluded.excludes(path))
