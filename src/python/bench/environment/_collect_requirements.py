@@ -23,6 +23,8 @@ from pathlib import Path
 from packaging.requirements import InvalidRequirement, Requirement
 
 TEST_GROUPS = ("test", "tests", "testing", "dev")
+NOT_FOR_TESTS = ("sphinx", "furo", "pre-commit", "tox", "nox", "twine", "mkdocs", "myst", "commitizen", "bump",
+                 "towncrier", "check-manifest", "readme-renderer")  # name prefixes, normalised
 REQUIREMENT_DIRS = ("requirements", "reqs", "requirements.d")
 _MAX_INCLUDE_DEPTH = 8
 
@@ -54,6 +56,9 @@ class Collector:
             return
         if self.project and normalise(requirement.name) == self.project:
             self.self_extras.update(normalise(extra) for extra in requirement.extras)
+            return
+        if normalise(requirement.name).startswith(NOT_FOR_TESTS):
+            self.dropped.append((text, f"{origin}: docs, release or environment tool, not needed by tests"))
             return
         requirement.marker = None
         self.requirements.append((str(requirement), origin))
@@ -174,9 +179,10 @@ def dependency_groups(pyproject: dict, collector: Collector) -> None:
 
 
 # Docs, lint, type-check and release tools: a dev group lists them beside the test tools, but no test needs
-# them, and some (Sphinx themes, pre-commit) are heavy or pinned to versions that no longer install.
-TOOLING = ("sphinx", "furo", "pre-commit", "mypy", "ruff", "black", "flake8", "isort", "pylint", "tox", "nox",
-           "twine", "mkdocs", "myst", "types-", "commitizen", "bump")
+# them, and some (Sphinx themes, pre-commit's pinned PyYAML) are heavy or no longer install. Lint and type
+# checkers are left out of Poetry dev groups only: a test suite may run mypy (pytest-mypy-plugins) and then
+# names it in a test extra.
+TOOLING = NOT_FOR_TESTS + ("mypy", "ruff", "black", "flake8", "isort", "pylint", "types-")
 
 
 def poetry_groups(pyproject: dict, collector: Collector) -> None:

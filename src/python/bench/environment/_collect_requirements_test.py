@@ -108,3 +108,11 @@ def test_poetry_dev_groups_are_taken_by_name_without_docs_and_lint_tools():
         ("pytest", "poetry:dev-dependencies"),
     ]
     assert sorted(name for name, _ in collector.dropped) == ["Sphinx", "mypy", "pre-commit"]
+
+
+def test_docs_release_and_environment_tools_are_never_locked_from_any_source(tmp_path):
+    collector = _collector(tmp_path)
+    for text in ("pre-commit>=3.5,<5.0", "tox", "Sphinx>=7", "sphinx-rtd-theme", "mypy", "pytest"):
+        collector.add(text, "extra:dev")
+    assert sorted(collector.requirements) == [("mypy", "extra:dev"), ("pytest", "extra:dev")]
+    assert len(collector.dropped) == 4

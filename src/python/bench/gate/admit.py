@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.errors import EnvironmentBuildError
-from bench.gate.certify import Certificate, certificate_file, certify, write_certificate
+from bench.gate.certify import Certificate, certificate_file, certify, failure_summary, write_certificate
 from bench.spec.load import discover, load_all, spec_from_document
 from bench.spec.model import TaskSpec
 from bench.store.action_cache import write_atomic
@@ -67,7 +67,7 @@ def admit(candidate: dict, root: Path, *, k: int = 3, sandbox_name: str = "bwrap
         try:
             lock_candidate(spec, root, sandbox_name=sandbox_name, mirror=mirror)
         except EnvironmentBuildError as error:  # unresolvable test dependencies: a drop like a failed install
-            reason = f"lock_failed: {_last_line(str(error))[:300]}"
+            reason = f"lock_failed: {failure_summary(str(error))}"
             record_drop(candidate, reason, root)
             return Admission(spec.task_id, False, reason, None, None)
     outcome = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
@@ -146,11 +146,6 @@ def find_duplicate(spec: TaskSpec, cert: Certificate, root: Path,
         if same_fix or same_mutation or same_targets:
             return other.task_id
     return None
-
-
-def _last_line(text: str) -> str:
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    return lines[-1] if lines else text
 
 
 def record_drop(candidate: dict, reason: str, root: Path) -> Path:

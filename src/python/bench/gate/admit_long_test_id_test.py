@@ -64,6 +64,7 @@ def test_a_candidate_whose_lock_cannot_be_resolved_is_recorded_as_dropped(tmp_pa
     (tmp_path / "tasks").mkdir()
     monkeypatch.setattr(admit_module, "lock_candidate", unresolvable)
     result = admit_module.admit(_candidate(), tmp_path)
-    assert (result.admitted, result.reason) == (False, "lock_failed: ResolutionImpossible: for help visit …")
+    assert (result.admitted, result.reason) == (
+        False, "lock_failed: pip-compile failed: … Traceback … | ResolutionImpossible: for help visit …")
     dropped = json.loads((tmp_path / "tasks" / "_dropped" / "widgets-7.json").read_text())
     assert dropped["reason"] == result.reason

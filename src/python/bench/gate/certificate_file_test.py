@@ -18,3 +18,14 @@ def test_a_certificate_file_round_trips_and_is_written_identically_twice(tmp_pat
 def test_a_path_without_gz_gets_plain_json(tmp_path):
     path = write_certificate(tmp_path / "certificate.json", DATA)
     assert path.read_bytes() == DATA == read_certificate(path)
+
+
+def test_a_failure_summary_keeps_the_first_line_and_the_cause_at_the_end():
+    from bench.gate.certify import failure_summary
+
+    text = "editable install of repo failed (exit code 1):\nObtaining file:///work\n" + "noise\n" * 30 + \
+        "  error: subprocess-exited-with-error\nModuleNotFoundError: No module named 'flit_scm'\n"
+    summary = failure_summary(text)
+    assert summary.startswith("editable install of repo failed (exit code 1): … ")
+    assert summary.endswith("ModuleNotFoundError: No module named 'flit_scm'") and "Obtaining" not in summary
+    assert failure_summary("x" * 900) == "x" * 600

@@ -62,6 +62,15 @@ class CertifyOutcome:
     seconds: dict  # phase → wall seconds; never hashed
 
 
+def failure_summary(text: str, limit: int = 600) -> str:
+    """An error's first line and its last lines (where pip and pytest put the cause), within ``limit``."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if len(lines) <= 1:
+        return (lines[0] if lines else "")[:limit]
+    tail = " | ".join(lines[-4:] if len(lines) > 4 else lines[1:])
+    return f"{lines[0]} … {tail}"[-limit:] if len(lines[0]) < limit else lines[0][:limit]
+
+
 def certificate_file(root: Path, task_id: str) -> Path:
     """Where a task's certificate is committed: gzip of the canonical JSON (each holds every test's outcome in
     every run, a few hundred kilobytes for a large suite; compressed, a few dozen)."""
@@ -145,7 +154,7 @@ def _certify_uncached(spec, root, *, k, sandbox_name, mirror, max_targets):
     try:
         environment = ensure_venv(lock_path(spec, root), image, sandbox_name)
     except EnvironmentBuildError as exc:
-        return _dropped(spec, k, image, lock_bytes, f"install_failed: {str(exc)[:300]}"), seconds
+        return _dropped(spec, k, image, lock_bytes, f"install_failed: {failure_summary(str(exc))}"), seconds
     seconds["environment"] = time.monotonic() - started
     sandbox = get_sandbox(sandbox_name)
     runs: list[RunSummary] = []
@@ -156,7 +165,7 @@ def _certify_uncached(spec, root, *, k, sandbox_name, mirror, max_targets):
                 runs.extend(_run_side(spec, side, Path(scratch), k, environment, sandbox, image, image_root,
                                       mirror))
             except EnvironmentBuildError as exc:
-                return _dropped(spec, k, image, lock_bytes, f"install_failed: {str(exc)[:300]}",
+                return _dropped(spec, k, image, lock_bytes, f"install_failed: {failure_summary(str(exc))}",
                                 environment), seconds
             seconds[side] = time.monotonic() - side_started
     sets = derive_sets(runs)
