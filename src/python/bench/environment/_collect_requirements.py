@@ -204,17 +204,39 @@ def poetry_groups(pyproject: dict, collector: Collector) -> None:
 
 
 def requirement_files(repo: Path) -> list[Path]:
-    """Root requirements.txt, root *.txt naming requirements and test/dev, and test/dev files in req dirs."""
-    found = []
-    for path in sorted(repo.glob("*.txt")):
-        name = path.name.lower()
-        if name == "requirements.txt" or ("req" in name and ("test" in name or "dev" in name)):
-            found.append(path)
+    """Root requirements.txt and the requirement files for tests: files naming tests when there are any (at the
+    root, then in the requirement dirs), else files naming dev — a dev file usually pins everything a
+    maintainer uses (docs, linters, pre-commit), some of it no longer installable."""
+    found = [repo / "requirements.txt"] if (repo / "requirements.txt").is_file() else []
+    candidates = [path for path in sorted(repo.glob("*.txt")) if "req" in path.name.lower()]
     for folder in REQUIREMENT_DIRS:
-        for path in sorted((repo / folder).glob("*.txt")) if (repo / folder).is_dir() else ():
-            if "test" in path.name.lower() or "dev" in path.name.lower():
-                found.append(path)
-    return found
+        candidates += sorted((repo / folder).glob("*.txt")) if (repo / folder).is_dir() else []
+    tests = [path for path in candidates if "test" in path.name.lower()]
+    return found + (tests or [path for path in candidates if "dev" in path.name.lower()])
+
+
+# pytest options in a project's addopts that only a plugin understands: without it pytest refuses to start.
+ADDOPTS_PLUGINS = (("--cov", "pytest-cov"), ("--no-cov", "pytest-cov"), ("--numprocesses", "pytest-xdist"),
+                   ("-n", "pytest-xdist"), ("--timeout", "pytest-timeout"), ("--benchmark", "pytest-benchmark"))
+
+
+def addopts_plugins(repo: Path, pyproject: dict, collector: Collector) -> None:
+    """Add the plugins the project's pytest ``addopts`` needs (read as data, from every config file)."""
+    import configparser
+
+    texts = [str(pyproject.get("tool", {}).get("pytest", {}).get("ini_options", {}).get("addopts", ""))]
+    for name, section in (("pytest.ini", "pytest"), ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest")):
+        parser = configparser.ConfigParser(interpolation=None)
+        try:
+            parser.read_string((repo / name).read_text(encoding="utf-8", errors="replace"))
+        except (OSError, configparser.Error):
+            continue
+        texts.append(parser.get(section, "addopts", fallback=""))
+    words = " ".join(texts).replace("[", " ").replace("]", " ").replace(",", " ").replace("'", " ").split()
+    needed = {plugin for option, plugin in ADDOPTS_PLUGINS
+              if any(word == option or word.startswith((option + "=", option + "-")) for word in words)}
+    for plugin in sorted(needed):
+        collector.add(plugin, "pytest addopts")
 
 
 def read_requirement_file(path: Path, repo: Path, collector: Collector, depth: int = 0) -> None:
@@ -258,6 +280,7 @@ def collect(repo: Path, extra: list[str]) -> dict:
             collector.add(requirement, "build-system")
     dependency_groups(pyproject, collector)
     poetry_groups(pyproject, collector)
+    addopts_plugins(repo, pyproject, collector)
     for path in requirement_files(repo):
         read_requirement_file(path, repo, collector)
     if source is not None:

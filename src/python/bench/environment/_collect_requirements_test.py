@@ -17,10 +17,26 @@ def test_requirement_files_picks_root_requirements_and_test_or_dev_files(tmp_pat
         "requirements/dev.txt": "",
     })
     names = [p.relative_to(tmp_path).as_posix() for p in collect.requirement_files(tmp_path)]
-    assert names == [
-        "requirements-dev.txt", "requirements.txt", "test-requirements.txt", "requirements/dev.txt",
-        "requirements/tests.txt",
+    assert names == ["requirements.txt", "test-requirements.txt", "requirements/tests.txt"]
+
+
+def test_dev_requirement_files_are_read_only_when_no_file_names_tests(tmp_path):
+    write_files(tmp_path, {"requirements-dev.txt": "", "requirements/dev.txt": "", "requirements/docs.txt": ""})
+    names = [p.relative_to(tmp_path).as_posix() for p in collect.requirement_files(tmp_path)]
+    assert names == ["requirements-dev.txt", "requirements/dev.txt"]
+
+
+def test_plugins_named_by_addopts_are_added(tmp_path):
+    write_files(tmp_path, {"setup.cfg": "[tool:pytest]\naddopts = --no-cov-on-fail --cov=semver -ra\n",
+                           "tox.ini": "[pytest]\naddopts = -n auto\n"})
+    collector = _collector(tmp_path)
+    collect.addopts_plugins(tmp_path, {"tool": {"pytest": {"ini_options": {"addopts": ["--timeout=30"]}}}}, collector)
+    assert sorted(collector.requirements) == [
+        ("pytest-cov", "pytest addopts"), ("pytest-timeout", "pytest addopts"), ("pytest-xdist", "pytest addopts"),
     ]
+    empty = _collector(tmp_path / "none")
+    collect.addopts_plugins(tmp_path / "none", {}, empty)
+    assert empty.requirements == []
 
 
 def test_requirement_file_follows_includes_expands_self_extras_and_drops_what_cannot_be_locked(tmp_path):

@@ -30,8 +30,8 @@ from typing import Callable, Iterable, Sequence
 
 from bench.errors import EnvironmentBuildError, SpecError
 from bench.gate.admit import Admission, conclude, lock_candidate, sync_build
-from bench.gate.certify import (GATE_LIMITS, GATE_VERSION, Certificate, _manifest_for_certificate, lock_path,
-                                summarise, summary_from_dict)
+from bench.gate.certify import (GATE_LIMITS, GATE_VERSION, Certificate, _manifest_for_certificate, failure_summary,
+                                lock_path, summarise, summary_from_dict)
 from bench.gate.sets import RunSummary, decide, derive_sets
 from bench.spec.load import discover, load_all, spec_from_document, spec_sha256
 from bench.spec.model import TaskSpec
@@ -89,10 +89,11 @@ def _admit_release(docs, root, pool, *, k, sandbox_name, max_targets, cap, reloc
     if relock or not lock_path(first, root).exists():
         lock_candidate(first, root, sandbox_name=sandbox_name, mirror=None)
     release = _Release.open(first, root, k=k, sandbox_name=sandbox_name)
-    broken = [run for run in release.fix_runs if not run.had_report or run.collection_errors or run.timed_out]
+    broken = [run for run in release.fix_runs if _unusable(run)]
     if broken:
-        release.close()
         detail = ", ".join(sorted(set(broken[0].collection_errors))[:3]) or f"exit code {broken[0].exit_code}"
+        detail += f": {failure_summary(release.last_log_tail)}" if release.last_log_tail else ""
+        release.close()
         raise EnvironmentBuildError(f"{first.sdist.filename}: the release's own suite does not run in its "
                                     f"environment ({detail}); no mutant of it can be certified")
     admissions = []
@@ -108,6 +109,10 @@ def _admit_release(docs, root, pool, *, k, sandbox_name, max_targets, cap, reloc
             if on_result is not None:
                 on_result(admission, time.monotonic() - candidate_started)
     return BatchOutcome(tuple(admissions), skipped, release.slowest_seconds, time.monotonic() - started)
+
+
+def _unusable(run: RunSummary) -> bool:
+    return not run.had_report or bool(run.collection_errors) or run.timed_out
 
 
 def _count_library(pool: Iterable[TaskSpec], library: str) -> int:
@@ -128,6 +133,7 @@ class _Release:
         self.fix_runs: tuple[RunSummary, ...] = ()
         self.slowest_seconds = 0.0
         self.limits = GATE_LIMITS
+        self.last_log_tail = ""  # pytest's last lines of the latest run, to explain a release that cannot run
 
     @classmethod
     def open(cls, spec: TaskSpec, root: Path, *, k: int, sandbox_name: str) -> "_Release":
@@ -179,8 +185,9 @@ class _Release:
             run, seconds = self._run(tree, "fix", index, GATE_LIMITS)
             runs.append(run)
             slowest = max(slowest, seconds)
-        cache.put(key, json.dumps({"runs": [asdict(r) for r in runs], "slowest_seconds": slowest},
-                                  sort_keys=True).encode())
+        if not any(_unusable(run) for run in runs):  # a broken release is run again, to show why it breaks
+            cache.put(key, json.dumps({"runs": [asdict(r) for r in runs], "slowest_seconds": slowest},
+                                      sort_keys=True).encode())
         return tuple(runs), slowest
 
     def _run(self, tree: Path, side: str, index: int, limits) -> tuple[RunSummary, float]:
@@ -196,6 +203,7 @@ class _Release:
                             mounts=self.run_env.mounts, test_files=self.test_files, limits=limits)
         finally:
             shutil.rmtree(run_dir, ignore_errors=True)
+        self.last_log_tail = run.log_tail
         return summarise(side, index, run), time.monotonic() - started
 
     def certify_mutant(self, spec: TaskSpec, *, max_targets: int | None) -> Certificate:
