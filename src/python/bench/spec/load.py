@@ -18,14 +18,20 @@ def read_document(path: Path) -> Any:
         raw = path.read_bytes()
     except OSError as exc:
         raise SpecError(f"cannot read: {exc.strerror}", kind="unreadable", path=str(path)) from exc
+    return _parse(raw, path)
+
+
+def _parse(raw: bytes, path: Path) -> Any:
     try:
         return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SpecError(f"not valid JSON: {exc}", kind="invalid_json", path=str(path)) from exc
 
 
-def spec_from_document(doc: Mapping[str, Any], *, path: str = "") -> TaskSpec:
-    validate_document(doc, path=path)
+def spec_from_document(doc: Mapping[str, Any], *, path: str = "", validated: bool = False) -> TaskSpec:
+    """The TaskSpec of a parsed document, validated first unless ``validated`` says this content already was."""
+    if not validated:
+        validate_document(doc, path=path)
     prov = doc["provenance"]
     mutation = doc.get("mutation")
     return TaskSpec(
@@ -53,8 +59,34 @@ def spec_from_document(doc: Mapping[str, Any], *, path: str = "") -> TaskSpec:
     )
 
 
-def load_spec(path: Path) -> TaskSpec:
-    return spec_from_document(read_document(path), path=str(path))
+def load_spec(path: Path, *, revalidate: bool = False) -> TaskSpec:
+    """Read, validate and convert one spec file. Validation is remembered by the file's content hash (and the
+    schema's and harness's versions), so a pool of hundreds of large specs is checked once, not on every run."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise SpecError(f"cannot read: {exc.strerror}", kind="unreadable", path=str(path)) from exc
+    doc = _parse(raw, path)
+    memo, key = _validation_memo(raw)
+    known = not revalidate and memo is not None and memo.get(key) is not None
+    spec = spec_from_document(doc, path=str(path), validated=known)
+    if memo is not None and not known:
+        memo.put(key, b"valid\n")
+    return spec
+
+
+def _validation_memo(raw: bytes):
+    """The cache of validated spec contents and this content's key (no cache: ``(None, "")``)."""
+    from bench import __version__
+    from bench.spec.validate import schema_sha256
+    from bench.store.action_cache import ActionCache
+
+    try:
+        memo = ActionCache("valid-specs")
+    except Exception:  # no usable cache directory: validate every time
+        return None, ""
+    return memo, memo.key({"spec_sha256": hashlib.sha256(raw).hexdigest(), "schema": schema_sha256(),
+                           "harness_version": __version__})
 
 
 def spec_sha256(spec: TaskSpec) -> str:
@@ -70,11 +102,11 @@ def discover(root: Path) -> tuple[Path, ...]:
     return tuple(p for p in sorted(tasks.glob("*/*.json")) if not p.parent.name.startswith("_"))
 
 
-def load_all(paths: Iterable[Path]) -> tuple[TaskSpec, ...]:
+def load_all(paths: Iterable[Path], *, revalidate: bool = False) -> tuple[TaskSpec, ...]:
     specs: list[TaskSpec] = []
     seen: dict[str, str] = {}
     for path in paths:
-        spec = load_spec(path)
+        spec = load_spec(path, revalidate=revalidate)
         if spec.task_id in seen:
             raise DuplicateTaskError(f"task id {spec.task_id!r} also defined in {seen[spec.task_id]}",
                                      kind="duplicate_id", path=str(path))

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from bench.errors import UsageError
+from bench.errors import SpecError, UsageError
+from bench.testsupport import checkout_root
 from bench.spec.load import select, spec_from_document, spec_sha256
 from bench.spec.validate_test import GOOD_PR
 
@@ -44,3 +45,27 @@ def test_spec_sha_is_key_order_independent():
     b = spec_from_document(dict(reversed(list(GOOD_PR.items()))))
     assert spec_sha256(a) == spec_sha256(b)
     assert spec_sha256(a) != spec_sha256(_spec("click-9"))
+
+
+def test_a_spec_is_validated_once_per_content_and_an_edit_is_validated_again(tmp_path, monkeypatch):
+    import json as json_module
+
+    import bench.spec.load as load_module
+
+    calls = []
+    real = load_module.validate_document
+    monkeypatch.setattr(load_module, "validate_document", lambda doc, path="": (calls.append(path), real(doc, path=path)))
+    monkeypatch.setenv("BENCH_CACHE_DIR", str(tmp_path / "cache"))
+    source = next(p for p in sorted(checkout_root().glob("tasks/*/*.json")) if "/_" not in str(p))
+    spec_path = tmp_path / source.name
+    spec_path.write_bytes(source.read_bytes())
+    first = load_module.load_spec(spec_path)
+    second = load_module.load_spec(spec_path)
+    assert first == second and len(calls) == 1
+    load_module.load_spec(spec_path, revalidate=True)
+    assert len(calls) == 2
+    doc = json_module.loads(spec_path.read_text())
+    doc["source_files"] = ["/etc/passwd"]  # an edit changes the content hash: it is checked, and refused
+    spec_path.write_text(json_module.dumps(doc))
+    with pytest.raises(SpecError):
+        load_module.load_spec(spec_path)

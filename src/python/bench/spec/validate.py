@@ -30,6 +30,7 @@ def schema() -> Mapping[str, Any]:
     return json.loads(text)
 
 
+@lru_cache(maxsize=1)
 def schema_sha256() -> str:
     import hashlib
 
