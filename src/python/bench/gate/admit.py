@@ -40,8 +40,10 @@ def group_of(spec: TaskSpec) -> str:
     return spec.library
 
 
-def lock_candidate(spec: TaskSpec, root: Path, *, sandbox_name: str, mirror: Path | None) -> Path:
-    """Resolve the candidate's test dependencies at base inside the sandbox and write its lock."""
+def lock_candidate(spec: TaskSpec, root: Path, *, sandbox_name: str, mirror: Path | None,
+                   cutoff: str | None = None) -> Path:
+    """Resolve the candidate's test dependencies at base inside the sandbox and write its lock (as of
+    ``cutoff``, default the fix's merge time; none for a task without one)."""
     import tempfile
 
     from bench.environment.image import ensure_image
@@ -52,7 +54,7 @@ def lock_candidate(spec: TaskSpec, root: Path, *, sandbox_name: str, mirror: Pat
     with tempfile.TemporaryDirectory(prefix="bench-admit-") as scratch:
         workspace = prepare(spec, "base", Path(scratch) / "repo", mirror=mirror)
         result = resolve_lock(workspace.path, image=image, sandbox_name=sandbox_name,
-                              cutoff=spec.provenance.merged_at or None)
+                              cutoff=cutoff or spec.provenance.merged_at or None)
     return write_lock(_lock_name(spec), result.text, root=root)
 
 

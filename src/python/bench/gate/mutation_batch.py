@@ -83,19 +83,7 @@ def _admit_release(docs, root, pool, *, k, sandbox_name, max_targets, cap, reloc
     skipped = len(docs) - len(todo)
     if not todo:
         return BatchOutcome((), skipped, 0.0, time.monotonic() - started)
-    first = todo[0][1]
-    # A release that cannot be locked, installed or collected says nothing about its mutants: the batch stops
-    # with the reason and records no drop, so it can be run again once the environment is fixed.
-    if relock or not lock_path(first, root).exists():
-        lock_candidate(first, root, sandbox_name=sandbox_name, mirror=None)
-    release = _Release.open(first, root, k=k, sandbox_name=sandbox_name)
-    broken = [run for run in release.fix_runs if _unusable(run)]
-    if broken:
-        detail = ", ".join(sorted(set(broken[0].collection_errors))[:3]) or f"exit code {broken[0].exit_code}"
-        detail += f": {failure_summary(release.last_log_tail)}" if release.last_log_tail else ""
-        release.close()
-        raise EnvironmentBuildError(f"{first.sdist.filename}: the release's own suite does not run in its "
-                                    f"environment ({detail}); no mutant of it can be certified")
+    release = _open_release(todo[0][1], root, k=k, sandbox_name=sandbox_name, relock=relock)
     admissions = []
     with release:
         for doc, spec in todo:
@@ -109,6 +97,51 @@ def _admit_release(docs, root, pool, *, k, sandbox_name, max_targets, cap, reloc
             if on_result is not None:
                 on_result(admission, time.monotonic() - candidate_started)
     return BatchOutcome(tuple(admissions), skipped, release.slowest_seconds, time.monotonic() - started)
+
+
+def _open_release(first: TaskSpec, root: Path, *, k: int, sandbox_name: str, relock: bool) -> "_Release":
+    """The release, locked and installed, with a suite that runs.
+
+    A release that cannot be locked, installed or collected says nothing about its mutants: the batch stops
+    with the reason and records no drop, so it can be run again once the environment is fixed. The lock is
+    first resolved from the index as it is now; when the suite cannot run with that (tools released later,
+    such as a pytest without a hook an old conftest implements), it is resolved once more as the index stood
+    when the release was uploaded, as a PR task's lock is resolved as of its merge.
+    """
+    from bench.environment.lock import normalise_cutoff
+    from bench.source.sdist import release_upload_time
+
+    if relock or not lock_path(first, root).exists():
+        try:
+            lock_candidate(first, root, sandbox_name=sandbox_name, mirror=None)
+        except EnvironmentBuildError:
+            pass  # the lock as of the upload time is tried below
+    try:
+        return _usable_release(first, root, k=k, sandbox_name=sandbox_name)
+    except EnvironmentBuildError as latest:
+        uploaded = release_upload_time(first.sdist)
+        locked = lock_path(first, root).read_text(encoding="utf-8") if lock_path(first, root).exists() else ""
+        if not uploaded or f"before {normalise_cutoff(uploaded)}" in locked:
+            raise
+        lock_candidate(first, root, sandbox_name=sandbox_name, mirror=None, cutoff=uploaded)
+        try:
+            return _usable_release(first, root, k=k, sandbox_name=sandbox_name)
+        except EnvironmentBuildError as then:
+            raise EnvironmentBuildError(f"{then} (with the index of today: {latest})") from then
+
+
+def _usable_release(first: TaskSpec, root: Path, *, k: int, sandbox_name: str) -> "_Release":
+    if not lock_path(first, root).exists():
+        raise EnvironmentBuildError(f"{first.sdist.filename}: no lock could be resolved")
+    release = _Release.open(first, root, k=k, sandbox_name=sandbox_name)
+    broken = [run for run in release.fix_runs if _unusable(run)]
+    if broken:
+        detail = ", ".join(sorted(set(broken[0].collection_errors))[:3]) or f"exit code {broken[0].exit_code}"
+        detail += f": {failure_summary(release.last_log_tail)}" if release.last_log_tail else ""
+        release.close()
+        raise EnvironmentBuildError(f"{first.sdist.filename}: the release's own suite does not run in its "
+                                    f"environment ({detail}); no mutant of it can be certified")
+    return release
 
 
 def _unusable(run: RunSummary) -> bool:

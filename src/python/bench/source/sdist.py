@@ -116,6 +116,15 @@ def find_release(name: str, version: str, *, index_url: str = DEFAULT_INDEX_URL)
     )
 
 
+def release_upload_time(pin: SdistPin) -> str:
+    """When the pinned file was uploaded (the index's ``upload-time``, ISO 8601), or "" if it does not say."""
+    page, files = _project_files(pin.name, pin.index_url)
+    for entry in files:
+        if entry.get("filename") == pin.filename:
+            return str(entry.get("upload-time") or "")
+    raise SourceError(f"{pin.filename} is no longer listed at {page}")
+
+
 def _file_url(pin: SdistPin) -> str:
     page, files = _project_files(pin.name, pin.index_url)
     for entry in files:
