@@ -81,8 +81,8 @@ def _admit_release(docs, root, pool, *, k, sandbox_name, max_targets, cap, reloc
              for doc in docs]
     todo = [(doc, spec) for doc, spec in zip(docs, specs) if not _already_decided(spec.task_id, root, pool)]
     skipped = len(docs) - len(todo)
-    if not todo:
-        return BatchOutcome((), skipped, 0.0, time.monotonic() - started)
+    if not todo or (cap is not None and _count_library(pool, todo[0][1].library) >= cap):
+        return BatchOutcome((), skipped, 0.0, time.monotonic() - started)  # nothing to judge: no release built
     release = _open_release(todo[0][1], root, k=k, sandbox_name=sandbox_name, relock=relock)
     admissions = []
     with release:

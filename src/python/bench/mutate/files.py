@@ -118,5 +118,6 @@ def list_test_files(tree: Path, patterns: tuple[str, ...] = TEST_PATTERNS) -> tu
     the project's own pytest configuration keeps out of collection (see :mod:`bench.mutate.pytest_config`)."""
     from bench.mutate.pytest_config import read_exclusions
 
-    excluded = read_exclusions(tree)
-    return tuple(path for path in _python_files(tree) if matches(path, patterns) and not excluded.excludes(path))
+    config = read_exclusions(tree)
+    return tuple(path for path in _python_files(tree)
+                 if matches(path, patterns) and config.is_test_module(path) and not config.excludes(path))

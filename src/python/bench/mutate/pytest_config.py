@@ -1,9 +1,11 @@
 """What a project's pytest configuration keeps out of collection, read statically (no code of it runs).
 
-The harness hands pytest an explicit list of test files, and pytest collects an explicitly named file even
-when its configuration would never have recursed into it: a release whose ``norecursedirs`` hides a folder of
-type-checker fixtures would then fail collection on its own. So the test list drops what the configuration
-excludes: ``norecursedirs`` and ``--ignore`` / ``--ignore-glob`` in ``addopts``, from the first configuration
+The harness hands pytest an explicit list of test files, and pytest imports an explicitly named file even
+when its configuration would never have collected it: a release whose ``norecursedirs`` hides a folder of
+type-checker fixtures, or whose tests/ holds example modules that are not tests, would then fail collection on
+its own. So the test list keeps only modules pytest collects by name (``python_files``, default ``test_*.py``
+and ``*_test.py``, plus conftest files) and drops what the configuration excludes: ``norecursedirs`` and
+``--ignore`` / ``--ignore-glob`` in ``addopts``, from the first configuration
 file pytest itself would use (pytest.ini, pyproject.toml's ``[tool.pytest.ini_options]``, tox.ini's
 ``[pytest]``, setup.cfg's ``[tool:pytest]``). A conftest's ``collect_ignore`` is code and is not read.
 """
@@ -20,11 +22,21 @@ from pathlib import Path, PurePosixPath
 PYTEST_DEFAULT_NORECURSE = ("*.egg", ".*", "_darcs", "build", "CVS", "dist", "node_modules", "venv", "{arch}")
 
 
+PYTEST_DEFAULT_PYTHON_FILES = ("test_*.py", "*_test.py")
+
+
 @dataclass(frozen=True)
 class Exclusions:
     norecursedirs: tuple[str, ...] = PYTEST_DEFAULT_NORECURSE
     ignore: tuple[str, ...] = ()  # paths relative to the tree root
     ignore_glob: tuple[str, ...] = ()
+    python_files: tuple[str, ...] = PYTEST_DEFAULT_PYTHON_FILES
+
+    def is_test_module(self, path: str) -> bool:
+        """Whether pytest would collect ``path`` as a test module (or load it as a conftest) on its own: a file
+        named on pytest's command line is imported even when it is a helper, so only these are named."""
+        name = PurePosixPath(path).name
+        return name == "conftest.py" or any(fnmatch.fnmatch(name, pattern) for pattern in self.python_files)
 
     def excludes(self, path: str) -> bool:
         """Whether pytest, run from the tree root with this configuration, would not collect ``path``."""
@@ -50,8 +62,10 @@ def read_exclusions(tree: Path) -> Exclusions:
     if options is None:
         return Exclusions()
     norecurse = _as_list(options.get("norecursedirs"))
+    python_files = _as_list(options.get("python_files"))
     ignore, ignore_glob = _ignored_in_addopts(_as_list(options.get("addopts"), split=shlex.split))
-    return Exclusions(tuple(norecurse) if norecurse else PYTEST_DEFAULT_NORECURSE, ignore, ignore_glob)
+    return Exclusions(tuple(norecurse) if norecurse else PYTEST_DEFAULT_NORECURSE, ignore, ignore_glob,
+                      tuple(python_files) if python_files else PYTEST_DEFAULT_PYTHON_FILES)
 
 
 def _ini_options(tree: Path) -> dict | None:

@@ -38,3 +38,19 @@ def test_pytest_ini_wins_over_pyproject_and_defaults_apply_without_norecursedirs
 def test_without_configuration_only_pytests_default_folders_are_skipped(tmp_path):
     write_files(tmp_path, {"tests/test_a.py": "", "venv/test_v.py": "", "pkg.egg/test_e.py": ""})
     assert list_test_files(tmp_path) == ("tests/test_a.py",)
+
+
+def test_only_modules_pytest_collects_by_name_are_test_files(tmp_path):
+    write_files(tmp_path, {
+        "tests/__init__.py": "", "tests/helpers.py": "", "tests/typing/typing_example.py": "",
+        "tests/test_a.py": "", "tests/b_test.py": "", "tests/conftest.py": "",
+    })
+    assert list_test_files(tmp_path) == ("tests/b_test.py", "tests/conftest.py", "tests/test_a.py")
+
+
+def test_python_files_from_the_configuration_replaces_the_default(tmp_path):
+    write_files(tmp_path, {
+        "tox.ini": "[pytest]\npython_files = check_*.py\n",
+        "tests/check_a.py": "", "tests/test_b.py": "",
+    })
+    assert list_test_files(tmp_path) == ("tests/check_a.py",)
