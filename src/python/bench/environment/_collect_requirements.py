@@ -24,7 +24,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 
 TEST_GROUPS = ("test", "tests", "testing", "dev")
 NOT_FOR_TESTS = ("sphinx", "furo", "pre-commit", "tox", "nox", "twine", "mkdocs", "myst", "commitizen", "bump",
-                 "towncrier", "check-manifest", "readme-renderer")  # name prefixes, normalised
+                 "towncrier", "check-manifest", "readme-renderer", "coverage", "codecov", "coveralls")  # prefixes
 REQUIREMENT_DIRS = ("requirements", "reqs", "requirements.d")
 _MAX_INCLUDE_DEPTH = 8
 
