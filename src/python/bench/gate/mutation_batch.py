@@ -145,7 +145,10 @@ def _usable_release(first: TaskSpec, root: Path, *, k: int, sandbox_name: str) -
 
 
 def _unusable(run: RunSummary) -> bool:
-    return not run.had_report or bool(run.collection_errors) or run.timed_out
+    """A release run that cannot judge mutants: no report, a collection error, a timeout, or no test passing
+    (a suite that stops at its first module, say, looks collected but tests nothing)."""
+    passing = sum(outcome == "passed" for _, outcome in run.results)
+    return not run.had_report or bool(run.collection_errors) or run.timed_out or passing == 0
 
 
 def _count_library(pool: Iterable[TaskSpec], library: str) -> int:

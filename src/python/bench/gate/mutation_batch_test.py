@@ -43,3 +43,12 @@ def test_a_broad_mutant_stops_after_one_run():
 
 def test_a_timed_out_mutant_stops_after_one_run():
     assert _calls(failing=3, timed_out=True) == [0]
+
+
+def test_a_release_run_with_no_passing_test_cannot_judge_mutants():
+    from bench.gate.mutation_batch import _unusable
+
+    assert not _unusable(_run("fix", 0, failing=3))
+    assert _unusable(RunSummary("fix", 0, 1, False, (("tests/test_m.py::TestSuite", "error"),), (), True))
+    assert _unusable(RunSummary("fix", 0, 2, False, (), ("<collection>::",), True))
+    assert _unusable(_run("fix", 0, timed_out=True))
