@@ -9,6 +9,8 @@ EPILOG = """examples:
   bench verify results/study/scripted-study/results.jsonl     re-run every unit and compare field by field
   bench verify results/runs/openai-gpt-5-mini/results.jsonl    check prompt/response hashes against the store
   bench verify results/certificates/                           re-certify and compare certificates byte for byte
+  bench verify results/recorded/run --prune-third-party        before committing a recorded run: drop the
+                                                               stored prompts/replies of real-code tasks
 Ends with `N identical, M different`; exit 1 when anything differs.
 """
 
@@ -17,6 +19,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("verify", help="recompute results and compare", epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results", type=Path, help="a results.jsonl, or a folder of certificates")
+    p.add_argument("--prune-third-party", action="store_true",
+                   help="delete stored prompts/replies that only real-code tasks cite (they quote the library)")
     p.add_argument("--sandbox", default=None)
     p.add_argument("--workers", type=int, default=2)
     p.set_defaults(run=run)
@@ -37,14 +41,20 @@ def run(args: argparse.Namespace) -> int:
         if not path.is_file():
             raise UsageError(f"no results file at {path}")
         records = read_records(path)
+        if args.prune_third_party:
+            from bench.store.verify import prune_third_party
+
+            print(f"pruned {prune_third_party(records, path.parent / 'store')} stored file(s) of real-code tasks")
         deterministic = [r for r in records if r["model"].split("/", 1)[0] in DETERMINISTIC_PROVIDERS]
         others = [r for r in records if r not in deterministic]
         checks = recompute(deterministic, root, sandbox_name=sandbox, workers=args.workers) if deterministic else []
         checks += check_stored_hashes(others, path.parent / "store")
     for check in checks:
         print(f"{check.status:<10} {check.unit} {check.detail}".rstrip())
-    good = sum(c.status in ("identical", "ok") for c in checks)
-    print(f"{good} identical, {len(checks) - good} different")
+    good = sum(c.status in ("identical", "ok", "not-kept") for c in checks)
+    not_kept = sum(c.status == "not-kept" for c in checks)
+    kept = f" ({not_kept} of them real-code units whose prompt and reply are not committed)" if not_kept else ""
+    print(f"{good} identical{kept}, {len(checks) - good} different")
     if good != len(checks):
         raise CheckFailed(f"{len(checks) - good} record(s) did not verify")
     return 0

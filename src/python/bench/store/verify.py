@@ -15,7 +15,7 @@ DETERMINISTIC_PROVIDERS = ("scripted", "repairer")
 @dataclass(frozen=True)
 class Check:
     unit: str
-    status: str  # "identical" | "different" | "ok" | "mismatch" | "missing"
+    status: str  # "identical" | "different" | "ok" | "not-kept" | "mismatch" | "missing"
     detail: str = ""
 
 
@@ -46,16 +46,50 @@ def unit_name(record: dict) -> str:
     return f"{record['task_id']} {record['model']} {record['condition']} #{record['sample']}"
 
 
+def record_hashes(record: dict) -> list[str]:
+    """The prompt and response hashes a record cites (its turns' too)."""
+    shas = [record.get("prompt_sha256", ""), record.get("response_sha256", "")]
+    shas += [t.get("response_sha256", "") for t in record.get("turns", [])]
+    return [sha for sha in shas if sha]
+
+
+def keeps_third_party_text(record: dict) -> bool:
+    """A real-code task's prompt quotes the library's source (and a reply may echo it): such store files stay
+    on the machine that ran the model and are never committed (see :func:`prune_third_party`)."""
+    return record.get("task_kind", "synthetic") != "synthetic"
+
+
 def check_stored_hashes(records: Iterable[dict], store: Path) -> list[Check]:
-    """Non-deterministic records: every prompt/response hash must match a stored file with that content."""
+    """Non-deterministic records: every prompt/response hash must match a stored file with that content.
+
+    An absent file of a real-code task is ``not-kept`` (it was left out on purpose, not lost); an altered file,
+    or an absent one of a synthetic task, is a ``mismatch``.
+    """
     checks = []
     for record in records:
-        shas = [record.get("prompt_sha256", ""), record.get("response_sha256", "")]
-        shas += [t.get("response_sha256", "") for t in record.get("turns", [])]
-        bad = [s for s in shas if s and not _stored_ok(store, s)]
-        checks.append(Check(unit_name(record), "mismatch" if bad else "ok",
-                            f"missing or altered: {', '.join(b[:12] for b in bad)}" if bad else ""))
+        altered = [s for s in record_hashes(record) if (store / s[:2] / s).is_file() and not _stored_ok(store, s)]
+        absent = [s for s in record_hashes(record) if not (store / s[:2] / s).is_file()]
+        if altered or (absent and not keeps_third_party_text(record)):
+            detail = f"missing or altered: {', '.join(b[:12] for b in altered + absent)}"
+            checks.append(Check(unit_name(record), "mismatch", detail))
+        elif absent:
+            checks.append(Check(unit_name(record), "not-kept", "real-code task: prompt and reply not committed"))
+        else:
+            checks.append(Check(unit_name(record), "ok"))
     return checks
+
+
+def prune_third_party(records: Iterable[dict], store: Path) -> int:
+    """Delete the store files only real-code tasks cite (a file a synthetic record cites too is kept)."""
+    records = list(records)
+    keep = {sha for r in records if not keeps_third_party_text(r) for sha in record_hashes(r)}
+    removed = 0
+    for sha in {sha for r in records if keeps_third_party_text(r) for sha in record_hashes(r)} - keep:
+        path = store / sha[:2] / sha
+        if path.is_file():
+            path.unlink()
+            removed += 1
+    return removed
 
 
 def _stored_ok(store: Path, sha: str) -> bool:

@@ -1,0 +1,37 @@
+"""Stored prompts and replies: real-code tasks' files may be left out on purpose; nothing may be altered."""
+
+from __future__ import annotations
+
+import hashlib
+
+from bench.store.verify import check_stored_hashes, prune_third_party
+
+
+def _store(store, text: str) -> str:
+    sha = hashlib.sha256(text.encode()).hexdigest()
+    (store / sha[:2]).mkdir(parents=True, exist_ok=True)
+    (store / sha[:2] / sha).write_text(text)
+    return sha
+
+
+def _record(task_kind: str, prompt: str, response: str) -> dict:
+    return {"task_id": f"{task_kind}-1", "model": "llamacpp/smollm2", "condition": "single", "sample": 0,
+            "task_kind": task_kind, "prompt_sha256": prompt, "response_sha256": response}
+
+
+def test_pruning_drops_only_files_real_code_tasks_cite_and_verify_calls_them_not_kept(tmp_path):
+    shared = _store(tmp_path, "the same reply")
+    synthetic = _record("synthetic", _store(tmp_path, "our own task"), shared)
+    real = _record("pr", _store(tmp_path, "a library's source"), shared)
+    assert prune_third_party([synthetic, real], tmp_path) == 1
+    assert not (tmp_path / real["prompt_sha256"][:2] / real["prompt_sha256"]).exists()
+    assert (tmp_path / shared[:2] / shared).is_file()  # a synthetic record cites it too
+    assert [c.status for c in check_stored_hashes([synthetic, real], tmp_path)] == ["ok", "not-kept"]
+
+
+def test_an_altered_or_lost_file_is_a_mismatch(tmp_path):
+    synthetic = _record("synthetic", _store(tmp_path, "prompt"), _store(tmp_path, "reply"))
+    real = _record("mutation", _store(tmp_path, "prompt 2"), "f" * 64)
+    (tmp_path / real["prompt_sha256"][:2] / real["prompt_sha256"]).write_text("edited")
+    (tmp_path / synthetic["response_sha256"][:2] / synthetic["response_sha256"]).unlink()
+    assert [c.status for c in check_stored_hashes([synthetic, real], tmp_path)] == ["mismatch", "mismatch"]
