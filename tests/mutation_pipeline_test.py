@@ -49,7 +49,7 @@ def test_download_mutate_lock_certify_admit(scratch_checkout: Path, tmp_path: Pa
         assert 1 <= len(spec["fail_to_pass"]) <= 20
         assert spec["sdist"]["sha256"] and spec["mutation"]["replacement"] != spec["mutation"]["original"]
         assert "diff" not in spec["mutation"]  # the diff quotes the library's code: it stays out of the spec
-        assert (scratch_checkout / "results" / "certificates" / f"{path.stem}.json").is_file()
+        assert (scratch_checkout / "results" / "certificates" / f"{path.stem}.json.gz").is_file()
     drop = json.loads((scratch_checkout / "tasks" / "_dropped" / "mutation.cachetools.5.5.0.6abbe5bf.json").read_text())
     assert drop["reason"] == "too_many_targets"
     assert run_bench("validate", cwd=scratch_checkout, env=env).returncode == 0
@@ -60,9 +60,9 @@ def test_the_batch_certificate_is_what_certify_computes_for_the_task(scratch_che
     cache ignored, must give the same certificate byte for byte, and `bench certify` of the pool is all cached."""
     env = {"BENCH_ROOT": str(scratch_checkout)}
     task = "mutation.cachetools.5.5.0.950bce26"
-    if not (scratch_checkout / "results" / "certificates" / f"{task}.json").is_file():
+    if not (scratch_checkout / "results" / "certificates" / f"{task}.json.gz").is_file():
         test_download_mutate_lock_certify_admit(scratch_checkout, tmp_path)
-    certificate = scratch_checkout / "results" / "certificates" / f"{task}.json"
+    certificate = scratch_checkout / "results" / "certificates" / f"{task}.json.gz"
     batch = certificate.read_bytes()
     cached = run_bench("certify", "mutation.*", cwd=scratch_checkout, env=env, timeout=600)
     assert cached.returncode == 0, cached.stderr[-2000:]
