@@ -92,8 +92,9 @@ def static_metadata(pyproject: dict) -> tuple[list[str], dict[str, list[str]]] |
 
 def backend_metadata(repo: Path, collector: Collector) -> tuple[list[str], list[str]]:
     """Ask the build backend: (Requires-Dist lines, build requirements for wheel and editable builds)."""
-    from build import ProjectBuilder
-    from build.env import DefaultIsolatedEnv
+    # `build` lives in the sandbox's tool venv, not in the harness's environment.
+    from build import ProjectBuilder  # pants: no-infer-dep
+    from build.env import DefaultIsolatedEnv  # pants: no-infer-dep
 
     with DefaultIsolatedEnv() as env, tempfile.TemporaryDirectory() as out:
         builder = ProjectBuilder.from_isolated_env(env, repo)
