@@ -168,16 +168,24 @@ def _certify_uncached(spec, root, *, k, sandbox_name, mirror, max_targets):
                 return _dropped(spec, k, image, lock_bytes, f"install_failed: {failure_summary(str(exc))}",
                                 environment), seconds
             seconds[side] = time.monotonic() - side_started
+    certificate = certificate_from_runs(spec, runs, k=k, image=image, lock_bytes=lock_bytes,
+                                        environment=environment, max_targets=max_targets)
+    return certificate, seconds
+
+
+def certificate_from_runs(spec: TaskSpec, runs, *, k: int, image, lock_bytes: bytes, environment,
+                          max_targets: int | None) -> Certificate:
+    """The certificate K base runs and K fix runs give (a committed spec must still certify the targets it
+    names). The one place a certificate is assembled from runs, so every path to it gives the same bytes."""
+    runs = tuple(runs)
     sets = derive_sets(runs)
-    claimed = spec.fail_to_pass  # a committed spec must still certify the targets it names
-    decision = decide(runs, sets, claimed_fail_to_pass=claimed, max_targets=max_targets)
-    certificate = Certificate(
+    decision = decide(runs, sets, claimed_fail_to_pass=spec.fail_to_pass, max_targets=max_targets)
+    return Certificate(
         task_id=spec.task_id, spec_sha256=spec_sha256(spec), k=k, image=spec.image, image_digest=image.digest,
         lock_sha256=sha256_bytes(lock_bytes), env_key=environment.env_key,
         environment=_manifest_for_certificate(environment), harness_version=__version__,
-        gate_version=GATE_VERSION, runs=tuple(runs), sets=sets, decision=decision,
+        gate_version=GATE_VERSION, runs=runs, sets=sets, decision=decision,
     )
-    return certificate, seconds
 
 
 def _run_side(spec, side, scratch, k, environment, sandbox, image, image_root, mirror) -> list[RunSummary]:

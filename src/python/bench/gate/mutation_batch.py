@@ -30,10 +30,10 @@ from typing import Callable, Iterable, Sequence
 
 from bench.errors import EnvironmentBuildError, SpecError
 from bench.gate.admit import Admission, conclude, lock_candidate, sync_build
-from bench.gate.certify import (GATE_LIMITS, GATE_VERSION, Certificate, _manifest_for_certificate, failure_summary,
+from bench.gate.certify import (GATE_LIMITS, GATE_VERSION, Certificate, certificate_from_runs, failure_summary,
                                 lock_path, summarise, summary_from_dict)
 from bench.gate.sets import RunSummary, decide, derive_sets
-from bench.spec.load import discover, load_all, spec_from_document, spec_sha256
+from bench.spec.load import discover, load_all, spec_from_document
 from bench.spec.model import TaskSpec
 from bench.store.canonical import sha256_bytes
 
@@ -244,7 +244,6 @@ class _Release:
 
     def certify_mutant(self, spec: TaskSpec, *, max_targets: int | None) -> Certificate:
         """The mutant's certificate; a mutant that cannot be admitted stops after its first run."""
-        from bench import __version__
         from bench.source.workspace import prepare
 
         if tuple(spec.test_files) != tuple(self.test_files):
@@ -253,15 +252,9 @@ class _Release:
         workspace = prepare(spec, "base", self.scratch / "mutant")
         base_runs = base_runs_until_decided(lambda index: self._run(workspace.path, "base", index, self.limits)[0],
                                             self.fix_runs, k=self.k, max_targets=max_targets)
-        runs = (*base_runs, *self.fix_runs)
-        sets = derive_sets(runs)
-        return Certificate(
-            task_id=spec.task_id, spec_sha256=spec_sha256(spec), k=self.k, image=spec.image,
-            image_digest=self.image.digest, lock_sha256=sha256_bytes(self.lock_bytes),
-            env_key=self.environment.env_key, environment=_manifest_for_certificate(self.environment),
-            harness_version=__version__, gate_version=GATE_VERSION, runs=runs, sets=sets,
-            decision=decide(runs, sets, max_targets=max_targets),
-        )
+        return certificate_from_runs(spec, (*base_runs, *self.fix_runs), k=self.k, image=self.image,
+                                     lock_bytes=self.lock_bytes, environment=self.environment,
+                                     max_targets=max_targets)
 
 
 def base_runs_until_decided(run_base: Callable[[int], RunSummary], fix_runs: Sequence[RunSummary], *, k: int,

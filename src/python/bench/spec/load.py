@@ -14,11 +14,14 @@ from bench.spec.validate import validate_document
 
 
 def read_document(path: Path) -> Any:
+    return _parse(_read_bytes(path), path)
+
+
+def _read_bytes(path: Path) -> bytes:
     try:
-        raw = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise SpecError(f"cannot read: {exc.strerror}", kind="unreadable", path=str(path)) from exc
-    return _parse(raw, path)
 
 
 def _parse(raw: bytes, path: Path) -> Any:
@@ -62,10 +65,7 @@ def spec_from_document(doc: Mapping[str, Any], *, path: str = "", validated: boo
 def load_spec(path: Path, *, revalidate: bool = False) -> TaskSpec:
     """Read, validate and convert one spec file. Validation is remembered by the file's content hash (and the
     schema's and harness's versions), so a pool of hundreds of large specs is checked once, not on every run."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise SpecError(f"cannot read: {exc.strerror}", kind="unreadable", path=str(path)) from exc
+    raw = _read_bytes(path)
     doc = _parse(raw, path)
     memo, key = _validation_memo(raw)
     known = not revalidate and memo is not None and memo.get(key) is not None
