@@ -4,7 +4,7 @@ The chain, outermost first::
 
     sh (joins the run's cgroups) → prlimit → bwrap [stage, as root] → setpriv → bwrap [sandbox] → command
 
-The *stage* bwrap runs as root in a private mount namespace and binds every host path the sandbox needs
+The *stage* bwrap runs as root in private mount and pid namespaces and binds every host path the sandbox needs
 under one tmpfs (``STAGE_ROOT/<n>``). The unprivileged *sandbox* bwrap then binds from there, so it never has
 to traverse host directories its uid may not enter (``/root/.cache/...``), and no host path appears in its
 command line. When the harness is not root there is no stage and no setpriv: bwrap binds host paths itself.
@@ -28,7 +28,10 @@ class Bind:
 
 def stage(binds: tuple[Bind, ...]) -> tuple[tuple[str, ...], tuple[Bind, ...]]:
     """Arguments of the root stage bwrap (up to its ``--``) and the binds rewritten to staged sources."""
-    args = ["--dev-bind", "/", "/", "--tmpfs", STAGE_ROOT, "--die-with-parent"]
+    # Its own pid namespace: the sandbox bwrap below runs as another uid, which the stage's capability-less
+    # monitor may not signal, so --die-with-parent alone would not reach it when the harness is SIGKILLed.
+    # The death of the stage's pid 1 (root, which it may signal) kills every process in the namespace.
+    args = ["--dev-bind", "/", "/", "--tmpfs", STAGE_ROOT, "--unshare-pid", "--die-with-parent"]
     staged = []
     for index, bind in enumerate(binds):
         target = f"{STAGE_ROOT}/{index}"

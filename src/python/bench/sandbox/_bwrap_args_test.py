@@ -38,7 +38,7 @@ def test_sandbox_is_isolated_and_env_is_exactly_the_requested_one():
 def test_stage_rewrites_sources_and_keeps_writability():
     args, staged = _bwrap_args.stage((Bind("/root/.cache/x/usr", "/usr"), Bind("/tmp/w", "/work", True)))
     root = _bwrap_args.STAGE_ROOT
-    assert args == ("--dev-bind", "/", "/", "--tmpfs", root, "--die-with-parent",
+    assert args == ("--dev-bind", "/", "/", "--tmpfs", root, "--unshare-pid", "--die-with-parent",
                     "--ro-bind", "/root/.cache/x/usr", f"{root}/0", "--bind", "/tmp/w", f"{root}/1", "--")
     assert staged == (Bind(f"{root}/0", "/usr"), Bind(f"{root}/1", "/work", True))
 

@@ -26,9 +26,9 @@ from bench.sandbox._host_tools import ensure_tool
 from bench.sandbox.protocol import ExecRequest, ExecResult, Limits
 from bench.sandbox.registry import register
 
-# Processes of the chain that count against pids.max besides the command: the stage bwrap, the sandbox
-# bwrap's monitor and its pid 1. nproc counts processes of the run's uid: the monitor and pid 1.
-PIDS_OVERHEAD = 3
+# Processes of the chain that count against pids.max besides the command: the stage bwrap's monitor and its
+# pid 1, the sandbox bwrap's monitor and its pid 1. nproc counts processes of the run's uid: the last two.
+PIDS_OVERHEAD = 4
 NPROC_OVERHEAD = 2
 CHAIN_ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}  # all the host env the chain ever sees
 

@@ -1,6 +1,7 @@
 """The bwrap backend against the shared conformance + attack suite, plus what only bwrap has to get right."""
 
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -169,7 +170,8 @@ def test_concurrent_runs_get_distinct_host_uids(image, tmp_path):
 
 
 def test_sigkill_of_the_harness_leaves_no_sandbox_processes(image, tmp_path):
-    marker = conformance.token()
+    # GNU sleep sums its operands: a unique fraction of a second marks the sandboxed process.
+    marker = f"0.{secrets.randbelow(10**15):015d}1"
     workdir = tmp_path / "work"
     workdir.mkdir()
     script = textwrap.dedent(f"""
@@ -179,11 +181,18 @@ def test_sigkill_of_the_harness_leaves_no_sandbox_processes(image, tmp_path):
         BwrapSandbox().run(ExecRequest(argv=("sleep", "300", {marker!r}), workdir=Path({str(workdir)!r}),
                                        image_root=Path({str(image[0])!r})))
     """)
-    harness = subprocess.Popen([sys.executable, "-c", script], env=child_env())
-    deadline = time.monotonic() + 60
-    while not conformance.host_pids_with(marker) and time.monotonic() < deadline:
+    log = tmp_path / "harness.log"
+    with log.open("wb") as sink:
+        harness = subprocess.Popen([sys.executable, "-c", script], env=child_env(), stdout=sink, stderr=sink)
+    # The harness's own command line carries the marker too: only other processes show the sandbox is up.
+    def sandboxed() -> tuple[int, ...]:
+        return tuple(pid for pid in conformance.host_pids_with(marker) if pid != harness.pid)
+
+    deadline = time.monotonic() + 120
+    while not sandboxed() and harness.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert conformance.host_pids_with(marker), "the sandboxed sleep never started"
+    assert harness.poll() is None, f"the harness exited early ({harness.returncode}): {log.read_text()[-2000:]}"
+    assert sandboxed(), "the sandboxed sleep never started"
     harness.send_signal(signal.SIGKILL)
     harness.wait()
     # --die-with-parent down the chain: the sandbox dies with the harness even without any teardown code.
