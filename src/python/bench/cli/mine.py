@@ -8,11 +8,13 @@ from pathlib import Path
 EPILOG = """examples:
   bench mine pallets/click --mirror /mirrors/pallets+click --since 2022-01-01 --out candidates/click
   bench mine jpadilla/pyjwt --since 2022-01-01 --admit --max-targets 20      (mirror from $BENCH_MIRROR_DIR)
+  bench mine dateutil/dateutil --admit --retry lock_failed --retry install_failed
 History is walked newest first along the default branch's first parents. Every candidate is written to
 OUT/<task_id>.json and every commit that was filtered out, with its reason, to OUT/mine-report-<lib>.json.
 Without --admit the cap limits the candidates; with --admit it limits the library's admitted tasks: candidates
 are admitted one at a time, in order, until the library holds CAP tasks. Task ids the pool already admitted
-or dropped are never candidates again, so a rerun continues where the last one stopped.
+or dropped are never candidates again, so a rerun continues where the last one stopped; `--retry lock_failed`
+(say, after the lock collector improved) makes the drops with that reason candidates again.
 """
 
 
@@ -34,6 +36,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--k", type=int, default=3)
     p.add_argument("--sandbox", default=None)
     p.add_argument("--max-targets", type=int, default=None, help="admission drops candidates with more targets")
+    p.add_argument("--retry", action="append", default=[], metavar="REASON",
+                   help="admit again the dropped candidates whose drop reason starts with REASON (repeatable)")
     p.set_defaults(run=run)
 
 
@@ -47,6 +51,9 @@ def run(args: argparse.Namespace) -> int:
     from bench.source.git import mirror_for
     from bench.variables import find_root, get
 
+    retry = tuple(args.retry)
+    if retry and not args.admit:
+        raise UsageError("--retry only means something with --admit")
     git_dir = mirror_for(args.repo, args.mirror)
     if git_dir is None:
         raise UsageError(f"no mirror for {args.repo}: pass --mirror PATH or set BENCH_MIRROR_DIR")
@@ -55,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
                           bounds=bounds)
     root = find_root() if args.admit else None
     if root is not None:  # admission applies the cap to admitted tasks; mining skips only known task ids
-        options = replace(options_with_pool(options, root, args.repo), cap=10**9, already_admitted=0)
+        options = replace(options_with_pool(options, root, args.repo, retry), cap=10**9, already_admitted=0)
     else:
         try:
             options = options_with_pool(options, find_root(), args.repo)
@@ -71,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     records = admit_candidates(paths, root, args.repo, cap=args.cap, mirror=args.mirror,
                                sandbox_name=args.sandbox or get("BENCH_SANDBOX"), k=args.k,
-                               max_targets=args.max_targets)
+                               max_targets=args.max_targets, retry=retry)
     write_admission_log(args.out, args.repo, records)
     for record in records:
         print(f"{record.outcome:<16} {record.task_id}: {record.reason}")

@@ -25,6 +25,10 @@ from packaging.requirements import InvalidRequirement, Requirement
 TEST_GROUPS = ("test", "tests", "testing", "dev")
 NOT_FOR_TESTS = ("sphinx", "furo", "pre-commit", "tox", "nox", "twine", "mkdocs", "myst", "commitizen", "bump",
                  "towncrier", "check-manifest", "readme-renderer", "coverage", "codecov", "coveralls")  # prefixes
+NOT_FOR_TESTS_EXACT = ("build", "pep517")  # packaging front ends (old pep517 pulls pytoml, which no longer builds)
+# Plugins kept only when the project's pytest addopts asks for them: pytest-cov drags in a coverage release of
+# the lock's date, which may not build on the image's Python, and the harness never measures coverage.
+ONLY_IF_ADDOPTS = ("pytest-cov",)
 REQUIREMENT_DIRS = ("requirements", "reqs", "requirements.d")
 _MAX_INCLUDE_DEPTH = 8
 
@@ -40,6 +44,7 @@ class Collector:
         self.requirements: list[tuple[str, str]] = []
         self.dropped: list[tuple[str, str]] = []
         self.self_extras: set[str] = set()
+        self.addopts_needs: set[str] = set()
 
     def add(self, text: str, origin: str, extras: frozenset[str] = frozenset({""})) -> None:
         """Add one PEP 508 requirement if its marker holds here for one of ``extras``; expand self-references."""
@@ -57,8 +62,12 @@ class Collector:
         if self.project and normalise(requirement.name) == self.project:
             self.self_extras.update(normalise(extra) for extra in requirement.extras)
             return
-        if normalise(requirement.name).startswith(NOT_FOR_TESTS):
+        name = normalise(requirement.name)
+        if name.startswith(NOT_FOR_TESTS) or name in NOT_FOR_TESTS_EXACT:
             self.dropped.append((text, f"{origin}: docs, release or environment tool, not needed by tests"))
+            return
+        if name in ONLY_IF_ADDOPTS and name not in self.addopts_needs:
+            self.dropped.append((text, f"{origin}: pytest plugin the project's addopts does not ask for"))
             return
         requirement.marker = None
         self.requirements.append((str(requirement), origin))
@@ -236,6 +245,7 @@ def addopts_plugins(repo: Path, pyproject: dict, collector: Collector) -> None:
     words = " ".join(texts).replace("[", " ").replace("]", " ").replace(",", " ").replace("'", " ").split()
     needed = {plugin for option, plugin in ADDOPTS_PLUGINS
               if any(word == option or word.startswith((option + "=", option + "-")) for word in words)}
+    collector.addopts_needs = needed
     for plugin in sorted(needed):
         collector.add(plugin, "pytest addopts")
 
@@ -274,6 +284,7 @@ def read_requirement_file(path: Path, repo: Path, collector: Collector, depth: i
 def collect(repo: Path, extra: list[str]) -> dict:
     collector = Collector(repo)
     pyproject = load_pyproject(repo)
+    addopts_plugins(repo, pyproject, collector)  # first: it decides which optional plugins the others may add
     source = None
     if is_buildable(repo, pyproject):
         source, build_requires = project_source(repo, pyproject, collector)
@@ -281,7 +292,6 @@ def collect(repo: Path, extra: list[str]) -> dict:
             collector.add(requirement, "build-system")
     dependency_groups(pyproject, collector)
     poetry_groups(pyproject, collector)
-    addopts_plugins(repo, pyproject, collector)
     for path in requirement_files(repo):
         read_requirement_file(path, repo, collector)
     if source is not None:

@@ -96,10 +96,30 @@ def test_project_requirements_take_test_like_extras_and_extras_they_name(tmp_pat
 
 def test_markers_are_evaluated_for_the_requested_extras_and_removed(tmp_path):
     collector = _collector(tmp_path)
-    collector.add('pytest-cov ; extra == "test"', "metadata", frozenset({"", "test"}))
+    collector.add('pytest-timeout ; extra == "test"', "metadata", frozenset({"", "test"}))
     collector.add('sphinx ; extra == "docs"', "metadata", frozenset({"", "test"}))
     collector.add('pywin32 ; sys_platform == "win32"', "metadata")
-    assert collector.requirements == [("pytest-cov", "metadata")]
+    assert collector.requirements == [("pytest-timeout", "metadata")]
+
+
+def test_pytest_cov_is_locked_only_when_addopts_asks_for_coverage(tmp_path):
+    without = _collector(tmp_path)
+    collect.addopts_plugins(tmp_path, {"tool": {"pytest": {"ini_options": {"addopts": "-ra"}}}}, without)
+    without.add("pytest-cov >= 2.0.0", "requirements-dev.txt")
+    assert without.requirements == []
+    assert without.dropped == [("pytest-cov >= 2.0.0",
+                                "requirements-dev.txt: pytest plugin the project's addopts does not ask for")]
+    wanted = _collector(tmp_path)
+    collect.addopts_plugins(tmp_path, {"tool": {"pytest": {"ini_options": {"addopts": "--cov=demo"}}}}, wanted)
+    wanted.add("pytest-cov >= 2.0.0", "requirements-dev.txt")
+    assert wanted.requirements == [("pytest-cov", "pytest addopts"), ("pytest-cov>=2.0.0", "requirements-dev.txt")]
+
+
+def test_packaging_front_ends_are_not_locked_but_look_alike_names_are(tmp_path):
+    collector = _collector(tmp_path)
+    for name in ("build >= 0.3.0", "pep517 >= 0.5.0", "buildkit-helpers"):
+        collector.add(name, "requirements-dev.txt")
+    assert collector.requirements == [("buildkit-helpers", "requirements-dev.txt")]
 
 
 def test_static_metadata_defers_to_the_backend_when_dependencies_are_dynamic():

@@ -102,6 +102,7 @@ def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, 
     path = root / "tasks" / group_of(spec_from_document(doc)) / f"{candidate['task_id']}.json"
     final = spec_from_document(doc, path=str(path))  # the admitted spec must itself validate
     write_atomic(path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
+    (root / "tasks" / "_dropped" / f"{final.task_id}.json").unlink(missing_ok=True)  # a retried drop
     cert = certificate_for_admitted(final, cert, root, k=k, sandbox_name=sandbox_name, max_targets=max_targets)
     write_certificate(certificate_file(root, final.task_id), cert.to_json())
     if others is not None:

@@ -27,11 +27,23 @@ class AdmitRecord:
     seconds: float
 
 
-def known_tasks(root: Path) -> tuple[set[str], set[str]]:
-    """Task ids already admitted (any tasks/<group>/) and already dropped (tasks/_dropped/)."""
+def known_tasks(root: Path, retry: tuple[str, ...] = ()) -> tuple[set[str], set[str]]:
+    """Task ids already admitted (any tasks/<group>/) and already dropped (tasks/_dropped/).
+
+    A drop whose reason starts with one of ``retry`` (e.g. ``lock_failed`` after the lock collector learnt to
+    leave out a tool that no longer builds) does not count as known: its candidate is admitted again.
+    """
     admitted = {p.stem for p in (root / "tasks").glob("*/*.json") if not p.parent.name.startswith("_")}
-    dropped = {p.stem for p in (root / "tasks" / "_dropped").glob("*.json")}
+    dropped = {p.stem for p in (root / "tasks" / "_dropped").glob("*.json")
+               if not (retry and _drop_reason(p).startswith(retry))}
     return admitted, dropped
+
+
+def _drop_reason(path: Path) -> str:
+    try:
+        return str(json.loads(path.read_text()).get("reason", ""))
+    except (OSError, ValueError) as error:
+        raise BenchError(f"{path}: unreadable drop record: {error}") from error
 
 
 def admitted_count(root: Path, repo: str) -> int:
@@ -58,7 +70,7 @@ def mine_repository(git_dir: Path, repo: str, options: MineOptions, out: Path, *
 
 def admit_candidates(paths: tuple[Path, ...], root: Path, repo: str, *, cap: int, mirror: Path | None,
                      sandbox_name: str, k: int = 3, max_targets: int | None = None,
-                     progress=None) -> tuple[AdmitRecord, ...]:
+                     retry: tuple[str, ...] = (), progress=None) -> tuple[AdmitRecord, ...]:
     """Admit candidate files in order until the library holds `cap` admitted tasks."""
     from bench.gate.admit import admit
 
@@ -66,7 +78,7 @@ def admit_candidates(paths: tuple[Path, ...], root: Path, repo: str, *, cap: int
     records = []
     for path in paths:
         doc = json.loads(path.read_text())
-        admitted, dropped = known_tasks(root)
+        admitted, dropped = known_tasks(root, retry)
         if doc["task_id"] in admitted or doc["task_id"] in dropped:
             records.append(AdmitRecord(doc["task_id"], "known", "already in the pool or dropped before", 0.0))
             continue
@@ -102,9 +114,9 @@ def write_admission_log(out: Path, repo: str, records: tuple[AdmitRecord, ...]) 
     return path
 
 
-def options_with_pool(options: MineOptions, root: Path, repo: str) -> MineOptions:
+def options_with_pool(options: MineOptions, root: Path, repo: str, retry: tuple[str, ...] = ()) -> MineOptions:
     """The options seen against the pool: its admitted tasks count against the cap, known ids are skipped."""
-    admitted, dropped = known_tasks(root)
+    admitted, dropped = known_tasks(root, retry)
     return replace(options, already_admitted=admitted_count(root, repo), known_task_ids=frozenset(admitted | dropped))
 
 

@@ -78,3 +78,21 @@ def test_a_candidate_that_breaks_the_harness_is_reported_and_the_run_goes_on(tmp
                                progress=lambda text: None)
     assert [(r.task_id, r.outcome) for r in records] == [("widgets-4", "error"), ("widgets-2", "admitted")]
     assert records[0].reason == "SpecError: bad_value: test id too long"
+
+
+def test_retry_admits_again_only_the_drops_with_that_reason(tmp_path, monkeypatch):
+    git_dir = build_history(tmp_path / "h")
+    _, paths = mine_repository(git_dir, REPO, MineOptions(), tmp_path / "out")
+    root = tmp_path / "pool"
+    dropped = root / "tasks" / "_dropped"
+    dropped.mkdir(parents=True)
+    (dropped / "widgets-13.json").write_text(json.dumps({"reason": "lock_failed: pip-compile failed: …"}))
+    (dropped / "widgets-4.json").write_text(json.dumps({"reason": "nothing_flips"}))
+    assert known_tasks(root, ("lock_failed",)) == (set(), {"widgets-4"})
+    calls = []
+    monkeypatch.setattr(admit_module, "admit", _fake_admit(calls, {"widgets-13"}))
+    records = admit_candidates(paths, root, REPO, cap=1, mirror=None, sandbox_name="bwrap",
+                               retry=("lock_failed",), progress=lambda text: None)
+    assert calls == ["widgets-2", "widgets-13"]
+    assert [(r.task_id, r.outcome) for r in records] == [
+        ("widgets-4", "known"), ("widgets-2", "dropped"), ("widgets-13", "admitted"), ("widgets-5", "over_library_cap")]
