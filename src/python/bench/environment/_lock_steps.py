@@ -16,7 +16,7 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
-from bench.environment import _pip_tools
+from bench.environment import _build_floor, _pip_tools
 from bench.environment._sandboxed import (
     IMAGE_PYTHON,
     StepContext,
@@ -127,14 +127,44 @@ def compile_with(
     if not result.ok:
         raise EnvironmentBuildError(f"pip-compile failed:\n{output_tail(result)}")
     body = (step / _pip_tools.OUTPUT_NAME).read_text(encoding="utf-8")
+    header = lock_header(python, used, title)
+    later = _build_floor.build_cutoff(python, used)
+    build, _rest = _build_floor.split_build(inputs)
+    if later and build:
+        recompiled = _build_tools_as_of(later, inputs, body, context, pip_compile, mounts, work, proxy_socket)
+        if recompiled is not None:
+            body = recompiled
+            header = (*header[:2], f"Build requirements ({', '.join(sorted(_build_floor.build_names(build)))}) and theirs "
+                      f"from files uploaded before {later}, when Python {python} was released.", *header[2:])
     if project:
         body = _pip_tools.drop_project(body, project)
-    text = _pip_tools.with_header(body, lock_header(python, used, title))
+    text = _pip_tools.with_header(body, header)
     lock = Lock.from_text(text)  # refuses any entry without a hash
     if not lock.requirements:
         raise EnvironmentBuildError("pip-compile produced an empty lock")
     return LockResult(text, lock.sha256, used, reason, tuple(sorted(set(inputs), key=_key)),
                       tuple(sorted(set(dropped), key=_key)), project)
+
+
+def _build_tools_as_of(later: str, inputs: tuple[LockInput, ...], first_pass: str, context, pip_compile: str,
+                       mounts, work: Path, proxy_socket: Path) -> str | None:
+    """The lock again with the build requirements and what they pull in as of ``later``, all else held at
+    ``first_pass``'s versions; None (keep the first pass) when no such resolution exists."""
+    build = _build_floor.split_build(inputs)[0]
+    alone = world_writable_dir(work / "compile-build-alone")
+    (alone / _pip_tools.INPUT_NAME).write_text(_pip_tools.requirements_in(tuple(i.requirement for i in build)))
+    result = _compile_once(context, pip_compile, mounts, alone, proxy_socket, later)
+    if not result.ok:
+        return None
+    closure = _build_floor.locked_names((alone / _pip_tools.OUTPUT_NAME).read_text(encoding="utf-8"))
+    step = world_writable_dir(work / "compile-build")
+    (step / "held.txt").write_text(_build_floor.hold_constraints(first_pass, closure | _build_floor.build_names(build)))
+    lines = _pip_tools.requirements_in(tuple(i.requirement for i in inputs)) + "-c held.txt\n"
+    (step / _pip_tools.INPUT_NAME).write_text(lines)
+    result = _compile_once(context, pip_compile, mounts, step, proxy_socket, later)
+    if not result.ok:
+        return None
+    return (step / _pip_tools.OUTPUT_NAME).read_text(encoding="utf-8")
 
 
 def _compile_once(context, pip_compile, mounts, step: Path, proxy_socket: Path, cutoff: str | None):

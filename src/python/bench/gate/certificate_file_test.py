@@ -29,3 +29,25 @@ def test_a_failure_summary_keeps_the_first_line_and_the_cause_at_the_end():
     assert summary.startswith("editable install of repo failed (exit code 1): … ")
     assert summary.endswith("ModuleNotFoundError: No module named 'flit_scm'") and "Obtaining" not in summary
     assert failure_summary("x" * 900) == "x" * 600
+
+
+def test_a_failure_summary_skips_pips_see_above_banner_for_the_cause():
+    from bench.gate.certify import failure_summary
+
+    text = "\n".join([
+        "editable install of repo failed (exit code 1):",
+        "  File \"setup.py\", line 11, in <module>",
+        "    from setuptools.command.test import test as TestCommand",
+        "ModuleNotFoundError: No module named 'setuptools.command.test'",
+        "[end of output]",
+        "note: This error originates from a subprocess, and is likely not a problem with pip.",
+        "error: metadata-generation-failed",
+        "× Encountered error while generating package metadata.",
+        "╰─> See above for output.",
+        "note: This is an issue with the package mentioned above, not pip.",
+        "hint: See above for details.",
+    ])
+    assert failure_summary(text) == (
+        "editable install of repo failed (exit code 1): … File \"setup.py\", line 11, in <module> | "
+        "from setuptools.command.test import test as TestCommand | "
+        "ModuleNotFoundError: No module named 'setuptools.command.test'")

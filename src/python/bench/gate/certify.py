@@ -62,9 +62,15 @@ class CertifyOutcome:
     seconds: dict  # phase → wall seconds; never hashed
 
 
+# pip's closing banner after a failed build says only "see above": the cause is the lines before it.
+_PIP_BANNER = ("×", "╰─>", "│", "note:", "hint:", "[end of output]", "error: subprocess-exited-with-error",
+               "error: metadata-generation-failed")
+
+
 def failure_summary(text: str, limit: int = 600) -> str:
     """An error's first line and its last lines (where pip and pytest put the cause), within ``limit``."""
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    lines = lines[:1] + [line for line in lines[1:] if not line.startswith(_PIP_BANNER)]
     if len(lines) <= 1:
         return (lines[0] if lines else "")[:limit]
     tail = " | ".join(lines[-4:] if len(lines) > 4 else lines[1:])

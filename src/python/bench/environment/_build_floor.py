@@ -1,0 +1,50 @@
+"""Build backends as of the image's Python, not as of the task's date.
+
+A task's test dependencies are locked from files uploaded before its fix was merged, so its tests see the
+libraries of their day. Its *build backend* cannot follow that rule: setuptools releases older than the
+image's Python do not run on it (before 60 they import the stdlib's distutils, gone since 3.12), so every
+candidate older than the interpreter failed its editable install. Build requirements are therefore resolved
+in a second pass as of the day the image's Python was released, together with what they pull in (an old
+``packaging`` breaks a new setuptools), with every other package held at the version the first pass chose.
+The backend builds the project; it is not the code under test.
+"""
+
+from __future__ import annotations
+
+from bench.environment.lock import Lock, LockInput, normalise_cutoff
+
+BUILD_ORIGIN = "build-system"
+# First release of each interpreter series the images carry (python.org release dates).
+PYTHON_RELEASED = {"3.11": "2022-10-24", "3.12": "2023-10-02", "3.13": "2024-10-07"}
+
+
+def build_cutoff(python: str, cutoff: str | None) -> str | None:
+    """The cut-off for build requirements when it must be later than ``cutoff`` (None when it need not)."""
+    released = PYTHON_RELEASED.get(python)
+    if not cutoff or not released:
+        return None
+    floor = normalise_cutoff(released)
+    return floor if floor > cutoff else None
+
+
+def split_build(inputs: tuple[LockInput, ...]) -> tuple[tuple[LockInput, ...], tuple[LockInput, ...]]:
+    """(build requirements, everything else)."""
+    build = tuple(i for i in inputs if i.origin == BUILD_ORIGIN)
+    return build, tuple(i for i in inputs if i.origin != BUILD_ORIGIN)
+
+
+def build_names(build: tuple[LockInput, ...]) -> frozenset[str]:
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    return frozenset(canonicalize_name(Requirement(i.requirement).name) for i in build)
+
+
+def locked_names(lock_text: str) -> frozenset[str]:
+    return frozenset(r.name for r in Lock.from_text(lock_text).requirements)
+
+
+def hold_constraints(first_pass: str, leave_out: frozenset[str]) -> str:
+    """``name==version`` lines pinning what the first pass chose, except the build requirements."""
+    lock = Lock.from_text(first_pass)
+    return "".join(f"{r.name}=={r.version}\n" for r in lock.requirements if r.name not in leave_out)

@@ -1,0 +1,28 @@
+from bench.environment import _build_floor as floor
+from bench.environment.lock import LockInput
+
+FIRST_PASS = """\
+hypothesis==4.57.1 \\
+    --hash=sha256:aaaa
+setuptools==41.0.1 \\
+    --hash=sha256:bbbb
+six==1.12.0 \\
+    --hash=sha256:cccc
+"""
+
+
+def test_build_requirements_get_a_later_cutoff_only_when_the_task_predates_the_interpreter():
+    assert floor.build_cutoff("3.13", "2019-04-23T15:58:38Z") == "2024-10-07T00:00:00Z"
+    assert floor.build_cutoff("3.13", "2025-01-01T00:00:00Z") is None  # newer than the interpreter already
+    assert floor.build_cutoff("3.13", None) is None  # no cut-off: everything is current anyway
+    assert floor.build_cutoff("3.99", "2019-04-23T15:58:38Z") is None  # unknown series: left as it was
+
+
+def test_hold_constraints_pin_the_first_pass_except_the_build_requirements():
+    inputs = (LockInput("setuptools; python_version != '3.3'", "build-system"), LockInput("wheel", "build-system"),
+              LockInput("six", "requirements-dev.txt"))
+    build, rest = floor.split_build(inputs)
+    assert [i.requirement for i in rest] == ["six"]
+    assert floor.build_names(build) == frozenset({"setuptools", "wheel"})
+    assert floor.hold_constraints(FIRST_PASS, floor.build_names(build)) == "hypothesis==4.57.1\nsix==1.12.0\n"
+    assert floor.locked_names(FIRST_PASS) == frozenset({"hypothesis", "setuptools", "six"})
