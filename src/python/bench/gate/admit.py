@@ -90,7 +90,7 @@ def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, 
         if duplicate:
             reason = f"duplicate_of:{duplicate}"
     if not cert.admitted or reason.startswith("duplicate_of"):
-        record_drop(candidate, reason, root)
+        record_drop(candidate, reason, root, collection_errors=_collection_errors(cert))
         return Admission(spec.task_id, False, reason, None, cert)
     if any(len(test_id) > MAX_TEST_ID_CHARS for test_id in cert.sets.fail_to_pass):
         record_drop(candidate, "target_id_too_long", root)
@@ -151,11 +151,21 @@ def find_duplicate(spec: TaskSpec, cert: Certificate, root: Path,
     return None
 
 
-def record_drop(candidate: dict, reason: str, root: Path) -> Path:
+def record_drop(candidate: dict, reason: str, root: Path, *, collection_errors: tuple[str, ...] = ()) -> Path:
     path = root / "tasks" / "_dropped" / f"{candidate['task_id']}.json"
-    write_atomic(path, (json.dumps({"reason": reason, "candidate": candidate}, indent=2, sort_keys=True)
-                        + "\n").encode())
+    doc = {"reason": reason, "candidate": candidate}
+    if collection_errors:  # which test modules could not be imported: where to look first
+        doc["collection_errors"] = list(collection_errors)
+    write_atomic(path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
     return path
+
+
+def _collection_errors(cert: Certificate) -> tuple[str, ...]:
+    """``side: module`` for every module a run could not collect, and ``side: no report`` for a run without
+    a JUnit report (pytest did not get as far as writing one)."""
+    found = {f"{run.side}: {test_id}" for run in cert.runs for test_id in run.collection_errors}
+    found |= {f"{run.side}: no report" for run in cert.runs if not run.had_report}
+    return tuple(sorted(found))
 
 
 def sync_build(root: Path) -> None:

@@ -68,3 +68,20 @@ def test_a_candidate_whose_lock_cannot_be_resolved_is_recorded_as_dropped(tmp_pa
         False, "lock_failed: pip-compile failed: … Traceback … | ResolutionImpossible: for help visit …")
     dropped = json.loads((tmp_path / "tasks" / "_dropped" / "widgets-7.json").read_text())
     assert dropped["reason"] == result.reason
+
+
+def test_a_collection_failure_drop_names_the_modules_that_failed(tmp_path, monkeypatch):
+    from bench.gate.sets import RunSummary
+
+    runs = (RunSummary("base", 0, 2, False, (), ("tests/test_imports.py",), True),
+            RunSummary("fix", 0, 2, False, (), ("tests/test_imports.py",), True),
+            RunSummary("fix", 1, 4, False, (), (), False))
+    cert = Certificate("widgets-7", "0" * 64, 3, "trixie-py313", "d" * 64, "1" * 64, "e" * 64, {}, "0", "gate-v1",
+                       runs, GateSets((), (), (), (), ()), Decision(False, "collection_failed"))
+    from bench.spec.load import spec_from_document
+
+    spec = spec_from_document(_candidate())
+    result = admit_module.conclude(_candidate(), spec, cert, tmp_path, k=3, sandbox_name="bwrap", max_targets=None)
+    assert (result.admitted, result.reason) == (False, "collection_failed")
+    dropped = json.loads((tmp_path / "tasks" / "_dropped" / "widgets-7.json").read_text())
+    assert dropped["collection_errors"] == ["base: tests/test_imports.py", "fix: no report", "fix: tests/test_imports.py"]
