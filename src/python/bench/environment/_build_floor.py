@@ -27,17 +27,28 @@ def build_cutoff(python: str, cutoff: str | None) -> str | None:
     return floor if floor > cutoff else None
 
 
-def split_build(inputs: tuple[LockInput, ...]) -> tuple[tuple[LockInput, ...], tuple[LockInput, ...]]:
-    """(build requirements, everything else)."""
-    build = tuple(i for i in inputs if i.origin == BUILD_ORIGIN)
-    return build, tuple(i for i in inputs if i.origin != BUILD_ORIGIN)
+# The test runner, when its release of the task's day cannot collect on the image's Python (pytest before 7.3
+# builds ast.Str, which a project's `filterwarnings = error` turns into a collection error on 3.12+). Asked
+# for only by admission's second attempt, after a collection failure: the first keeps the task's own runner.
+RUNNER = ("pytest",)
 
 
-def build_names(build: tuple[LockInput, ...]) -> frozenset[str]:
+def split_build(inputs: tuple[LockInput, ...],
+                late: tuple[str, ...] = ()) -> tuple[tuple[LockInput, ...], tuple[LockInput, ...]]:
+    """(build requirements and the packages named by the ``late`` prefixes, everything else)."""
+    chosen = tuple(i for i in inputs if i.origin == BUILD_ORIGIN or (late and _name(i).startswith(late)))
+    return chosen, tuple(i for i in inputs if i not in chosen)
+
+
+def _name(item: LockInput) -> str:
     from packaging.requirements import Requirement
     from packaging.utils import canonicalize_name
 
-    return frozenset(canonicalize_name(Requirement(i.requirement).name) for i in build)
+    return canonicalize_name(Requirement(item.requirement).name)
+
+
+def build_names(build: tuple[LockInput, ...]) -> frozenset[str]:
+    return frozenset(_name(i) for i in build)
 
 
 def locked_names(lock_text: str) -> frozenset[str]:

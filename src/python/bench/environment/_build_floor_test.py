@@ -26,3 +26,12 @@ def test_hold_constraints_pin_the_first_pass_except_the_build_requirements():
     assert floor.build_names(build) == frozenset({"setuptools", "wheel"})
     assert floor.hold_constraints(FIRST_PASS, floor.build_names(build)) == "hypothesis==4.57.1\nsix==1.12.0\n"
     assert floor.locked_names(FIRST_PASS) == frozenset({"hypothesis", "setuptools", "six"})
+
+
+def test_the_late_prefixes_move_the_test_runner_and_its_plugins_to_the_later_pass():
+    inputs = (LockInput("setuptools", "build-system"), LockInput("pytest>=3", "requirements-dev.txt"),
+              LockInput("pytest-cov", "pytest addopts"), LockInput("six", "requirements-dev.txt"))
+    late, rest = floor.split_build(inputs, floor.RUNNER)
+    assert floor.build_names(late) == frozenset({"setuptools", "pytest", "pytest-cov"})
+    assert rest == (LockInput("six", "requirements-dev.txt"),)
+    assert floor.build_names(floor.split_build(inputs)[0]) == frozenset({"setuptools"})

@@ -90,11 +90,12 @@ def compile_inputs(
     project: str = "",
     dropped: tuple[LockInput, ...] = (),
     title: str = TASK_LOCK_TITLE,
+    late: tuple[str, ...] = (),
 ) -> LockResult:
     return compile_with(
         inputs, context=tool.context, pip_compile="/env/venv/bin/pip-compile", mounts=tool.mounts,
         python="%d.%d" % tool.manifest.interpreter.version_info, work=work, proxy_socket=proxy_socket,
-        cutoff=cutoff, project=project, dropped=dropped, title=title,
+        cutoff=cutoff, project=project, dropped=dropped, title=title, late=late,
     )
 
 
@@ -111,8 +112,12 @@ def compile_with(
     project: str = "",
     dropped: tuple[LockInput, ...] = (),
     title: str = TASK_LOCK_TITLE,
+    late: tuple[str, ...] = (),
 ) -> LockResult:
-    """pip-compile ``inputs`` as of ``cutoff``; without it (and saying why) if pip refuses or cannot resolve."""
+    """pip-compile ``inputs`` as of ``cutoff``; without it (and saying why) if pip refuses or cannot resolve.
+
+    Build requirements, and the packages named by the ``late`` prefixes, are resolved as of the interpreter's
+    release when ``cutoff`` predates it (see ``_build_floor``)."""
     step = world_writable_dir(work / "compile")
     (step / _pip_tools.INPUT_NAME).write_text(_pip_tools.requirements_in(tuple(i.requirement for i in inputs)))
     wanted = normalise_cutoff(cutoff)
@@ -129,12 +134,13 @@ def compile_with(
     body = (step / _pip_tools.OUTPUT_NAME).read_text(encoding="utf-8")
     header = lock_header(python, used, title)
     later = _build_floor.build_cutoff(python, used)
-    build, _rest = _build_floor.split_build(inputs)
+    build, _rest = _build_floor.split_build(inputs, late)
     if later and build:
-        recompiled = _build_tools_as_of(later, inputs, body, context, pip_compile, mounts, work, proxy_socket)
+        recompiled = _build_tools_as_of(later, inputs, build, body, context, pip_compile, mounts, work,
+                                        proxy_socket)
         if recompiled is not None:
             body = recompiled
-            header = (*header[:2], f"Build requirements ({', '.join(sorted(_build_floor.build_names(build)))}) and theirs "
+            header = (*header[:2], f"{', '.join(sorted(_build_floor.build_names(build)))} and their requirements "
                       f"from files uploaded before {later}, when Python {python} was released.", *header[2:])
     if project:
         body = _pip_tools.drop_project(body, project)
@@ -146,11 +152,10 @@ def compile_with(
                       tuple(sorted(set(dropped), key=_key)), project)
 
 
-def _build_tools_as_of(later: str, inputs: tuple[LockInput, ...], first_pass: str, context, pip_compile: str,
-                       mounts, work: Path, proxy_socket: Path) -> str | None:
+def _build_tools_as_of(later: str, inputs: tuple[LockInput, ...], build: tuple[LockInput, ...], first_pass: str,
+                       context, pip_compile: str, mounts, work: Path, proxy_socket: Path) -> str | None:
     """The lock again with the build requirements and what they pull in as of ``later``, all else held at
     ``first_pass``'s versions; None (keep the first pass) when no such resolution exists."""
-    build = _build_floor.split_build(inputs)[0]
     alone = world_writable_dir(work / "compile-build-alone")
     (alone / _pip_tools.INPUT_NAME).write_text(_pip_tools.requirements_in(tuple(i.requirement for i in build)))
     result = _compile_once(context, pip_compile, mounts, alone, proxy_socket, later)

@@ -161,6 +161,7 @@ def resolve_lock(
     extra_requirements: tuple[str, ...] = ("pytest",),
     cache_dir: Path | None = None,
     title: str = TASK_LOCK_TITLE,
+    late: tuple[str, ...] = (),
 ) -> LockResult:
     """Resolve the test dependencies of the checkout at ``repo_dir`` (its base commit) into a lock.
 
@@ -176,7 +177,7 @@ def resolve_lock(
         project, inputs, dropped = collect_inputs(Path(repo_dir), tool, work, proxy.socket_path,
                                                   tuple(extra_requirements))
         return compile_inputs(inputs, tool=tool, work=work, proxy_socket=proxy.socket_path, cutoff=cutoff,
-                              project=project, dropped=dropped, title=title)
+                              project=project, dropped=dropped, title=title, late=late)
 
 
 def synthetic_lock(image, sandbox_name: str = "bwrap", *, cache_dir: Path | None = None) -> LockResult:

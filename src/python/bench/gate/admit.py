@@ -41,7 +41,7 @@ def group_of(spec: TaskSpec) -> str:
 
 
 def lock_candidate(spec: TaskSpec, root: Path, *, sandbox_name: str, mirror: Path | None,
-                   cutoff: str | None = None) -> Path:
+                   cutoff: str | None = None, late: tuple[str, ...] = ()) -> Path:
     """Resolve the candidate's test dependencies at base inside the sandbox and write its lock (as of
     ``cutoff``, default the fix's merge time; none for a task without one)."""
     import tempfile
@@ -54,7 +54,7 @@ def lock_candidate(spec: TaskSpec, root: Path, *, sandbox_name: str, mirror: Pat
     with tempfile.TemporaryDirectory(prefix="bench-admit-") as scratch:
         workspace = prepare(spec, "base", Path(scratch) / "repo", mirror=mirror)
         result = resolve_lock(workspace.path, image=image, sandbox_name=sandbox_name,
-                              cutoff=cutoff or spec.provenance.merged_at or None)
+                              cutoff=cutoff or spec.provenance.merged_at or None, late=late)
     return write_lock(_lock_name(spec), result.text, root=root)
 
 
@@ -73,8 +73,33 @@ def admit(candidate: dict, root: Path, *, k: int = 3, sandbox_name: str = "bwrap
             record_drop(candidate, reason, root)
             return Admission(spec.task_id, False, reason, None, None)
     outcome = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
+    if relock and outcome.certificate.decision.reason == "collection_failed":
+        outcome = _with_a_later_runner(spec, root, outcome, k=k, sandbox_name=sandbox_name, mirror=mirror,
+                                       max_targets=max_targets)
     return conclude(candidate, spec, outcome.certificate, root, k=k, sandbox_name=sandbox_name,
                     max_targets=max_targets)
+
+
+def _with_a_later_runner(spec: TaskSpec, root: Path, first, *, k: int, sandbox_name: str, mirror: Path | None,
+                         max_targets: int | None):
+    """Certify once more with pytest as of the interpreter's release, when the task's own pytest could not
+    collect the suite; the first outcome stands when that lock is no different or cannot be made."""
+    from bench.environment._build_floor import RUNNER
+
+    path = root / spec.lockfile
+    before = path.read_bytes()
+    try:
+        lock_candidate(spec, root, sandbox_name=sandbox_name, mirror=mirror, late=RUNNER)
+    except EnvironmentBuildError:
+        write_atomic(path, before)
+        return first
+    if path.read_bytes() == before:
+        return first
+    second = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
+    if second.certificate.decision.reason == "collection_failed":
+        write_atomic(path, before)  # the drop record goes with the task's own lock
+        return first
+    return second
 
 
 def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, k: int, sandbox_name: str,

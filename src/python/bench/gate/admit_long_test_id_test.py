@@ -85,3 +85,38 @@ def test_a_collection_failure_drop_names_the_modules_that_failed(tmp_path, monke
     assert (result.admitted, result.reason) == (False, "collection_failed")
     dropped = json.loads((tmp_path / "tasks" / "_dropped" / "widgets-7.json").read_text())
     assert dropped["collection_errors"] == ["base: tests/test_imports.py", "fix: no report", "fix: tests/test_imports.py"]
+
+
+def _outcome(reason: str):
+    sets = GateSets(("tests/test_core.py::test_fix",) if reason == "admitted" else (), (), (), (), ())
+    cert = Certificate("widgets-7", "0" * 64, 3, "trixie-py313", "d" * 64, "1" * 64, "e" * 64, {}, "0", "gate-v1",
+                       (), sets, Decision(reason == "admitted", reason))
+    return CertifyOutcome(cert, False, {})
+
+
+def _second_attempt(tmp_path, monkeypatch, relocked: str, second_reason: str):
+    from bench.spec.load import spec_from_document
+
+    lock = tmp_path / "lockfiles" / "tasks" / "widgets-7.lock"
+    lock.parent.mkdir(parents=True)
+    lock.write_text("# the task's own pytest\n")
+    calls = []
+    monkeypatch.setattr(admit_module, "lock_candidate",
+                        lambda spec, root, **kw: (calls.append(kw["late"]), lock.write_text(relocked)))
+    monkeypatch.setattr(admit_module, "certify", lambda *a, **kw: _outcome(second_reason))
+    spec = spec_from_document(_candidate())
+    result = admit_module._with_a_later_runner(spec, tmp_path, _outcome("collection_failed"), k=3,
+                                               sandbox_name="bwrap", mirror=None, max_targets=None)
+    return result.certificate.decision.reason, lock.read_text(), calls
+
+
+def test_a_suite_its_own_pytest_cannot_collect_is_certified_again_with_a_later_runner(tmp_path, monkeypatch):
+    reason, lock, calls = _second_attempt(tmp_path, monkeypatch, "# pytest as of the interpreter\n", "admitted")
+    assert (reason, lock, calls) == ("admitted", "# pytest as of the interpreter\n", [("pytest",)])
+
+
+def test_the_first_lock_and_outcome_stand_when_the_later_runner_does_not_help(tmp_path, monkeypatch):
+    reason, lock, _ = _second_attempt(tmp_path, monkeypatch, "# pytest as of the interpreter\n", "collection_failed")
+    assert (reason, lock) == ("collection_failed", "# the task's own pytest\n")
+    reason, lock, _ = _second_attempt(tmp_path / "same", monkeypatch, "# the task's own pytest\n", "admitted")
+    assert (reason, lock) == ("collection_failed", "# the task's own pytest\n")  # same lock: not certified again
