@@ -129,6 +129,10 @@ def compile_with(
         reason = f"no resolution from files uploaded before {wanted}: {_last_line(output)}"
     if reason:  # only these two fall back; anything else (a crash, a timeout, the proxy) is an error
         result, used = _compile_once(context, pip_compile, mounts, step, proxy_socket, None), None
+    if not result.ok and _pip_tools.sdist_metadata_failed(output_tail(result, lines=200)):
+        # Prepare sdist metadata with the tool venv's own (current) setuptools instead of an isolated one
+        # fetched as of the cut-off; the versions chosen are the same, only how their metadata is read differs.
+        result = _compile_once(context, pip_compile, mounts, step, proxy_socket, used, build_isolation=False)
     if not result.ok:
         raise EnvironmentBuildError(f"pip-compile failed:\n{output_tail(result)}")
     body = (step / _pip_tools.OUTPUT_NAME).read_text(encoding="utf-8")
@@ -172,11 +176,12 @@ def _build_tools_as_of(later: str, inputs: tuple[LockInput, ...], build: tuple[L
     return (step / _pip_tools.OUTPUT_NAME).read_text(encoding="utf-8")
 
 
-def _compile_once(context, pip_compile, mounts, step: Path, proxy_socket: Path, cutoff: str | None):
+def _compile_once(context, pip_compile, mounts, step: Path, proxy_socket: Path, cutoff: str | None,
+                  build_isolation: bool = True):
     output = step / _pip_tools.OUTPUT_NAME
     if output.exists():
         output.unlink()
-    argv = _pip_tools.compile_argv(pip_compile, uploaded_prior_to=cutoff)
+    argv = _pip_tools.compile_argv(pip_compile, uploaded_prior_to=cutoff, build_isolation=build_isolation)
     return run_step(context, argv, what="pip-compile", workdir=step, mounts=mounts, env=STEP_ENV,
                     proxy_socket=proxy_socket, check=False)
 

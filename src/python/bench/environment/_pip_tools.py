@@ -31,9 +31,11 @@ _COMPILE_FLAGS = (
 )
 
 
-def compile_argv(pip_compile: str, *, uploaded_prior_to: str | None) -> tuple[str, ...]:
+def compile_argv(pip_compile: str, *, uploaded_prior_to: str | None, build_isolation: bool = True) -> tuple[str, ...]:
     """argv for one pip-compile of ``requirements.in`` into ``requirements.lock`` in the current directory."""
     argv = [pip_compile, *_COMPILE_FLAGS, f"--output-file={OUTPUT_NAME}"]
+    if not build_isolation:
+        argv.append("--no-build-isolation")
     if uploaded_prior_to:
         argv.append(f"--pip-args={UPLOADED_PRIOR_TO} {uploaded_prior_to}")
     argv.append(INPUT_NAME)
@@ -43,6 +45,12 @@ def compile_argv(pip_compile: str, *, uploaded_prior_to: str | None) -> tuple[st
 def option_unsupported(stderr: str) -> bool:
     """True when pip rejected ``--uploaded-prior-to`` (pip < 26), as opposed to a failed resolution."""
     return f"no such option: {UPLOADED_PRIOR_TO}" in stderr
+
+
+def sdist_metadata_failed(output: str) -> bool:
+    """True when an sdist's metadata could not be prepared: in build isolation pip fetches the sdist's build
+    backend as of the cut-off too, and a setuptools older than the interpreter cannot run on it."""
+    return "FailedToPrepareCandidate" in output or "metadata-generation-failed" in output
 
 
 _UNRESOLVABLE = ("No matching distribution found", "Could not find a version that satisfies", "ResolutionImpossible")

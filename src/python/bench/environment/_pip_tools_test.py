@@ -97,3 +97,12 @@ def test_pinned_requirement_names_exactly_one_file():
 def test_resolution_impossible_is_told_apart_from_other_failures():
     assert _pip_tools.resolution_impossible("ERROR: No matching distribution found for pytest")
     assert not _pip_tools.resolution_impossible("TimeoutError: proxy did not answer")
+
+
+def test_an_sdist_whose_metadata_cannot_be_prepared_is_told_apart_from_an_unresolvable_set():
+    failed = "pip._internal.exceptions.FailedToPrepareCandidate: Failed to build 'MarkupSafe' when getting requirements"
+    assert _pip_tools.sdist_metadata_failed(failed) and not _pip_tools.resolution_impossible(failed)
+    assert not _pip_tools.sdist_metadata_failed("ResolutionImpossible: conflicting dependencies")
+    argv = _pip_tools.compile_argv("pc", uploaded_prior_to=None, build_isolation=False)
+    assert "--no-build-isolation" in argv and argv[-1] == _pip_tools.INPUT_NAME
+    assert "--no-build-isolation" not in _pip_tools.compile_argv("pc", uploaded_prior_to=None)
