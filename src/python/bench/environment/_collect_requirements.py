@@ -33,6 +33,12 @@ REQUIREMENT_DIRS = ("requirements", "reqs", "requirements.d")
 _MAX_INCLUDE_DEPTH = 8
 
 
+def _dev_file(origin: str) -> bool:
+    """A requirement file for development rather than tests (``requirements-dev.txt``, ``requirements/dev.txt``)."""
+    name = origin.rsplit("/", 1)[-1].lower()
+    return name.endswith(".txt") and "dev" in name and "test" not in name
+
+
 def normalise(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
@@ -54,7 +60,8 @@ class Collector:
             self.dropped.append((text, f"{origin}: unparsable ({error})"))
             return
         marker = requirement.marker
-        if marker is not None and not any(marker.evaluate({"extra": extra}) for extra in extras):
+        holds = sorted(extra for extra in extras if marker is None or marker.evaluate({"extra": extra}))
+        if not holds:
             return
         if requirement.url:
             self.dropped.append((text, f"{origin}: direct URL references cannot be locked from the index"))
@@ -65,6 +72,9 @@ class Collector:
         name = normalise(requirement.name)
         if name.startswith(NOT_FOR_TESTS) or name in NOT_FOR_TESTS_EXACT:
             self.dropped.append((text, f"{origin}: docs, release or environment tool, not needed by tests"))
+            return
+        if name.startswith(LINT) and (holds == ["dev"] or _dev_file(origin)):
+            self.dropped.append((text, f"{origin}: lint or type checker of the dev set, not needed by tests"))
             return
         if name in ONLY_IF_ADDOPTS and name not in self.addopts_needs:
             self.dropped.append((text, f"{origin}: pytest plugin the project's addopts does not ask for"))
@@ -191,8 +201,10 @@ def dependency_groups(pyproject: dict, collector: Collector) -> None:
 # Docs, lint, type-check and release tools: a dev group lists them beside the test tools, but no test needs
 # them, and some (Sphinx themes, pre-commit's pinned PyYAML) are heavy or no longer install. Lint and type
 # checkers are left out of Poetry dev groups only: a test suite may run mypy (pytest-mypy-plugins) and then
-# names it in a test extra.
-TOOLING = NOT_FOR_TESTS + ("mypy", "ruff", "black", "flake8", "isort", "pylint", "types-")
+# names it in a test extra. From a dev extra or a dev requirement file they go too (an old mypy pins
+# typed_ast, which does not build on current Pythons); from a test extra or test file they stay.
+LINT = ("mypy", "ruff", "black", "flake8", "isort", "pylint", "types-")
+TOOLING = NOT_FOR_TESTS + LINT
 
 
 def poetry_groups(pyproject: dict, collector: Collector) -> None:

@@ -152,3 +152,18 @@ def test_docs_release_and_environment_tools_are_never_locked_from_any_source(tmp
         collector.add(text, "extra:dev")
     assert sorted(collector.requirements) == [("mypy", "extra:dev"), ("pytest", "extra:dev")]
     assert len(collector.dropped) == 4
+
+
+def test_lint_tools_of_the_dev_set_are_left_out_but_kept_when_tests_ask_for_them(tmp_path):
+    collector = _collector(tmp_path)
+    test_extras = frozenset({"", "test", "tests", "testing", "dev"})
+    collector.add("mypy==0.812 ; extra == 'dev' or extra == 'lint'", "metadata", test_extras)
+    collector.add("flake8==3.9.2", "requirements-dev.txt")
+    collector.add("mypy ; extra == 'tests'", "metadata", test_extras)  # a suite that runs mypy names it here
+    collector.add("black", "requirements/tests.txt")
+    collector.add("pytest ; extra == 'dev'", "metadata", test_extras)
+    assert collector.requirements == [("mypy", "metadata"), ("black", "requirements/tests.txt"),
+                                      ("pytest", "metadata")]
+    assert [origin for _, origin in collector.dropped] == [
+        "metadata: lint or type checker of the dev set, not needed by tests",
+        "requirements-dev.txt: lint or type checker of the dev set, not needed by tests"]
