@@ -199,10 +199,9 @@ def dependency_groups(pyproject: dict, collector: Collector) -> None:
 
 
 # Docs, lint, type-check and release tools: a dev group lists them beside the test tools, but no test needs
-# them, and some (Sphinx themes, pre-commit's pinned PyYAML) are heavy or no longer install. Lint and type
-# checkers are left out of Poetry dev groups only: a test suite may run mypy (pytest-mypy-plugins) and then
-# names it in a test extra. From a dev extra or a dev requirement file they go too (an old mypy pins
-# typed_ast, which does not build on current Pythons); from a test extra or test file they stay.
+# them, and some (Sphinx themes, pre-commit's pinned PyYAML, an old mypy's typed_ast) are heavy or no longer
+# install. Lint and type checkers are left out of dev sets only (Poetry dev groups, a `dev` extra, dev
+# requirement files): a test suite may run mypy (pytest-mypy-plugins), and then names it in a test extra.
 LINT = ("mypy", "ruff", "black", "flake8", "isort", "pylint", "types-")
 TOOLING = NOT_FOR_TESTS + LINT
 
