@@ -55,6 +55,13 @@ def locked_names(lock_text: str) -> frozenset[str]:
     return frozenset(r.name for r in Lock.from_text(lock_text).requirements)
 
 
+def unvendored(names: frozenset[str]) -> tuple[str, ...]:
+    """Extra requirements whose dependencies join the later pass: setuptools 71+ imports an installed
+    ``packaging`` (and its other vendored libraries) before its own copy, and an old ``packaging`` held from
+    the first pass (one that still imports ``six.moves``) breaks it, so those are resolved later too."""
+    return ("setuptools[core]",) if "setuptools" in names else ()
+
+
 def hold_constraints(first_pass: str, leave_out: frozenset[str]) -> str:
     """``name==version`` lines pinning what the first pass chose, except the build requirements."""
     lock = Lock.from_text(first_pass)

@@ -35,3 +35,8 @@ def test_the_late_prefixes_move_the_test_runner_and_its_plugins_to_the_later_pas
     assert floor.build_names(late) == frozenset({"setuptools", "pytest", "pytest-cov"})
     assert rest == (LockInput("six", "requirements-dev.txt"),)
     assert floor.build_names(floor.split_build(inputs)[0]) == frozenset({"setuptools"})
+
+
+def test_setuptools_brings_the_libraries_it_would_import_instead_of_its_vendored_copies():
+    assert floor.unvendored(frozenset({"setuptools", "wheel"})) == ("setuptools[core]",)
+    assert floor.unvendored(frozenset({"hatchling"})) == ()

@@ -161,7 +161,8 @@ def _build_tools_as_of(later: str, inputs: tuple[LockInput, ...], build: tuple[L
     """The lock again with the build requirements and what they pull in as of ``later``, all else held at
     ``first_pass``'s versions; None (keep the first pass) when no such resolution exists."""
     alone = world_writable_dir(work / "compile-build-alone")
-    (alone / _pip_tools.INPUT_NAME).write_text(_pip_tools.requirements_in(tuple(i.requirement for i in build)))
+    requirements = tuple(i.requirement for i in build) + _build_floor.unvendored(_build_floor.build_names(build))
+    (alone / _pip_tools.INPUT_NAME).write_text(_pip_tools.requirements_in(requirements))
     result = _compile_once(context, pip_compile, mounts, alone, proxy_socket, later)
     if not result.ok:
         return None
