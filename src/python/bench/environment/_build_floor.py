@@ -4,8 +4,9 @@ A task's test dependencies are locked from files uploaded before its fix was mer
 libraries of their day. Its *build backend* cannot follow that rule: setuptools releases older than the
 image's Python do not run on it (before 60 they import the stdlib's distutils, gone since 3.12), so every
 candidate older than the interpreter failed its editable install. Build requirements are therefore resolved
-in a second pass as of the day the image's Python was released, together with what they pull in (an old
-``packaging`` breaks a new setuptools), with every other package held at the version the first pass chose.
+in a second pass as of the day the image's Python was released, together with what they pull in, with every
+other package held at the version the first pass chose (setuptools below 71, which imports the environment's
+``packaging`` rather than its own copy).
 The backend builds the project; it is not the code under test.
 """
 
@@ -47,6 +48,13 @@ def _name(item: LockInput) -> str:
     return canonicalize_name(Requirement(item.requirement).name)
 
 
+def relaxed(inputs: tuple[LockInput, ...], late: frozenset[str]) -> tuple[str, ...]:
+    """The requirement lines of the later pass, those of the ``late`` packages by bare name: a project's exact
+    pins (``pytest==7.0.1``, ``pluggy==1.0.0`` from a compiled requirements file) would otherwise keep the
+    releases that cannot run, or forbid the ones the later releases need."""
+    return tuple(_name(i) if _name(i) in late else i.requirement for i in inputs)
+
+
 def build_names(build: tuple[LockInput, ...]) -> frozenset[str]:
     return frozenset(_name(i) for i in build)
 
@@ -55,11 +63,11 @@ def locked_names(lock_text: str) -> frozenset[str]:
     return frozenset(r.name for r in Lock.from_text(lock_text).requirements)
 
 
-def unvendored(names: frozenset[str]) -> tuple[str, ...]:
-    """Extra requirements whose dependencies join the later pass: setuptools 71+ imports an installed
-    ``packaging`` (and its other vendored libraries) before its own copy, and an old ``packaging`` held from
-    the first pass (one that still imports ``six.moves``) breaks it, so those are resolved later too."""
-    return ("setuptools[core]",) if "setuptools" in names else ()
+def backend_caps(names: frozenset[str]) -> tuple[str, ...]:
+    """Upper bounds for the later pass. setuptools 71+ imports an installed ``packaging`` (and its other
+    vendored libraries) before its own copies, so a project that pins an old ``packaging`` for its tests
+    breaks it; 70.x runs on Python 3.13 and uses only what it vendors."""
+    return ("setuptools<71",) if "setuptools" in names else ()
 
 
 def hold_constraints(first_pass: str, leave_out: frozenset[str]) -> str:

@@ -37,6 +37,14 @@ def test_the_late_prefixes_move_the_test_runner_and_its_plugins_to_the_later_pas
     assert floor.build_names(floor.split_build(inputs)[0]) == frozenset({"setuptools"})
 
 
-def test_setuptools_brings_the_libraries_it_would_import_instead_of_its_vendored_copies():
-    assert floor.unvendored(frozenset({"setuptools", "wheel"})) == ("setuptools[core]",)
-    assert floor.unvendored(frozenset({"hatchling"})) == ()
+def test_setuptools_is_kept_below_the_release_that_imports_the_environments_packaging():
+    assert floor.backend_caps(frozenset({"setuptools", "wheel"})) == ("setuptools<71",)
+    assert floor.backend_caps(frozenset({"hatchling"})) == ()
+
+
+def test_the_later_pass_names_late_requirements_without_the_projects_pins():
+    inputs = (LockInput("pytest==7.0.1", "requirements/tests.txt"), LockInput("pluggy==1.0.0", "requirements/tests.txt"),
+              LockInput("six==1.16.0", "requirements/tests.txt"))
+    late, _ = floor.split_build(inputs, floor.RUNNER)
+    closure = frozenset({"pluggy", "iniconfig"})  # what the later pytest pulls in
+    assert floor.relaxed(inputs, floor.build_names(late) | closure) == ("pytest", "pluggy", "six==1.16.0")

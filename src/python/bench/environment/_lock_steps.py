@@ -161,15 +161,17 @@ def _build_tools_as_of(later: str, inputs: tuple[LockInput, ...], build: tuple[L
     """The lock again with the build requirements and what they pull in as of ``later``, all else held at
     ``first_pass``'s versions; None (keep the first pass) when no such resolution exists."""
     alone = world_writable_dir(work / "compile-build-alone")
-    requirements = tuple(i.requirement for i in build) + _build_floor.unvendored(_build_floor.build_names(build))
-    (alone / _pip_tools.INPUT_NAME).write_text(_pip_tools.requirements_in(requirements))
+    names = _build_floor.build_names(build)
+    caps = _build_floor.backend_caps(names)
+    (alone / _pip_tools.INPUT_NAME).write_text(_pip_tools.requirements_in(_build_floor.relaxed(build, names) + caps))
     result = _compile_once(context, pip_compile, mounts, alone, proxy_socket, later)
     if not result.ok:
         return None
     closure = _build_floor.locked_names((alone / _pip_tools.OUTPUT_NAME).read_text(encoding="utf-8"))
     step = world_writable_dir(work / "compile-build")
-    (step / "held.txt").write_text(_build_floor.hold_constraints(first_pass, closure | _build_floor.build_names(build)))
-    lines = _pip_tools.requirements_in(tuple(i.requirement for i in inputs)) + "-c held.txt\n"
+    held = _build_floor.hold_constraints(first_pass, closure | names)
+    (step / "held.txt").write_text(held + "".join(f"{cap}\n" for cap in caps))
+    lines = _pip_tools.requirements_in(_build_floor.relaxed(inputs, closure | names)) + "-c held.txt\n"
     (step / _pip_tools.INPUT_NAME).write_text(lines)
     result = _compile_once(context, pip_compile, mounts, step, proxy_socket, later)
     if not result.ok:
