@@ -138,7 +138,7 @@ def compile_with(
     body = (step / _pip_tools.OUTPUT_NAME).read_text(encoding="utf-8")
     header = lock_header(python, used, title)
     later = _build_floor.build_cutoff(python, used)
-    build, _rest = _build_floor.split_build(inputs, late)
+    build = _build_floor.split_build(inputs, late)[0]
     if later and build:
         recompiled = _build_tools_as_of(later, inputs, build, body, context, pip_compile, mounts, work,
                                         proxy_socket)

@@ -34,9 +34,15 @@ def known_tasks(root: Path, retry: tuple[str, ...] = ()) -> tuple[set[str], set[
     leave out a tool that no longer builds) does not count as known: its candidate is admitted again.
     """
     admitted = {p.stem for p in (root / "tasks").glob("*/*.json") if not p.parent.name.startswith("_")}
-    dropped = {p.stem for p in (root / "tasks" / "_dropped").glob("*.json")
-               if not (retry and _drop_reason(p).startswith(retry))}
-    return admitted, dropped
+    dropped = {p.stem for p in (root / "tasks" / "_dropped").glob("*.json")}
+    return admitted, dropped - retried_ids(root, retry)
+
+
+def retried_ids(root: Path, retry: tuple[str, ...]) -> set[str]:
+    """Dropped task ids whose drop reason starts with one of ``retry`` (reads the drop records)."""
+    if not retry:
+        return set()
+    return {p.stem for p in (root / "tasks" / "_dropped").glob("*.json") if _drop_reason(p).startswith(retry)}
 
 
 def _drop_reason(path: Path) -> str:
@@ -76,9 +82,11 @@ def admit_candidates(paths: tuple[Path, ...], root: Path, repo: str, *, cap: int
 
     say = progress or (lambda text: print(text, file=sys.stderr, flush=True))
     records = []
+    retried = retried_ids(root, retry)  # once: a candidate dropped again in this run is not met again
     for path in paths:
         doc = json.loads(path.read_text())
-        admitted, dropped = known_tasks(root, retry)
+        admitted, dropped = known_tasks(root)
+        dropped -= retried
         if doc["task_id"] in admitted or doc["task_id"] in dropped:
             records.append(AdmitRecord(doc["task_id"], "known", "already in the pool or dropped before", 0.0))
             continue
