@@ -9,12 +9,15 @@ EPILOG = """examples:
   bench mine pallets/click --mirror /mirrors/pallets+click --since 2022-01-01 --out candidates/click
   bench mine jpadilla/pyjwt --since 2022-01-01 --admit --max-targets 20      (mirror from $BENCH_MIRROR_DIR)
   bench mine dateutil/dateutil --admit --retry lock_failed --retry install_failed
+  bench mine dateutil/dateutil --admit --image bookworm-py311 --retry collection_failed
 History is walked newest first along the default branch's first parents. Every candidate is written to
 OUT/<task_id>.json and every commit that was filtered out, with its reason, to OUT/mine-report-<lib>.json.
 Without --admit the cap limits the candidates; with --admit it limits the library's admitted tasks: candidates
 are admitted one at a time, in order, until the library holds CAP tasks. Task ids the pool already admitted
 or dropped are never candidates again, so a rerun continues where the last one stopped; `--retry lock_failed`
-(say, after the lock collector improved) makes the drops with that reason candidates again.
+(say, after the lock collector improved) makes the drops with that reason candidates again. `--image` names
+the folder under images/ the candidates are locked, certified and scored in (default trixie-py313); an image
+with an older Python serves code that predates the default's (e.g. imports that the newer one deprecates).
 """
 
 
@@ -36,6 +39,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--k", type=int, default=3)
     p.add_argument("--sandbox", default=None)
     p.add_argument("--max-targets", type=int, default=None, help="admission drops candidates with more targets")
+    p.add_argument("--image", default=None, help="scoring image of the candidates (default trixie-py313)")
     p.add_argument("--retry", action="append", default=[], metavar="REASON",
                    help="admit again the dropped candidates whose drop reason starts with REASON (repeatable)")
     p.set_defaults(run=run)
@@ -46,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
 
     from bench.errors import UsageError
     from bench.mine.metadata import MetadataSession
-    from bench.mine.miner import Bounds, MineOptions
+    from bench.environment.image import ImageError, image_folder
+    from bench.mine.miner import DEFAULT_IMAGE, Bounds, MineOptions
     from bench.mine.pipeline import admit_candidates, mine_repository, options_with_pool, write_admission_log
     from bench.source.git import mirror_for
     from bench.variables import find_root, get
@@ -54,6 +59,12 @@ def run(args: argparse.Namespace) -> int:
     retry = tuple(args.retry)
     if retry and not args.admit:
         raise UsageError("--retry only means something with --admit")
+    image = args.image or DEFAULT_IMAGE
+    if args.image:
+        try:
+            image_folder(image)
+        except ImageError as error:
+            raise UsageError(str(error)) from error
     git_dir = mirror_for(args.repo, args.mirror)
     if git_dir is None:
         raise UsageError(f"no mirror for {args.repo}: pass --mirror PATH or set BENCH_MIRROR_DIR")
@@ -69,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         except UsageError:
             pass  # outside a checkout: nothing admitted yet
     result, paths = mine_repository(git_dir, args.repo, options, args.out,
-                                    metadata=MetadataSession(enabled=args.metadata))
+                                    metadata=MetadataSession(enabled=args.metadata), image=image)
     print(f"{args.repo}: {result.scanned} commits, {result.pr_merges} PR merges, "
           f"{len(result.candidates)} candidates → {args.out}")
     for path in paths:

@@ -268,7 +268,11 @@ def cap_candidates(candidates: list[Candidate], options: MineOptions) -> tuple[l
 
 # ---------------------------------------------------------------------------------------------------- documents
 
-def candidate_document(candidate: Candidate, repo: str, *, image: str = "trixie-py313") -> dict:
+# Candidates are scored on the default image unless their code needs an older interpreter (`bench mine --image`).
+DEFAULT_IMAGE = "trixie-py313"
+
+
+def candidate_document(candidate: Candidate, repo: str, *, image: str = DEFAULT_IMAGE) -> dict:
     """The candidate as a task spec document (kind pr) for `bench admit`."""
     commit = candidate.commit
     return {

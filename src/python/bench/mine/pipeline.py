@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bench.errors import BenchError
 from bench.mine.metadata import MetadataSession
-from bench.mine.miner import MineOptions, MineResult, candidate_document, library_name, mine, report_document
+from bench.mine.miner import DEFAULT_IMAGE, MineOptions, MineResult, candidate_document, library_name, mine, report_document
 from bench.store.action_cache import write_atomic
 
 
@@ -58,7 +58,8 @@ def admitted_count(root: Path, repo: str) -> int:
 
 
 def mine_repository(git_dir: Path, repo: str, options: MineOptions, out: Path, *,
-                    metadata: MetadataSession | None = None) -> tuple[MineResult, tuple[Path, ...]]:
+                    metadata: MetadataSession | None = None,
+                    image: str = DEFAULT_IMAGE) -> tuple[MineResult, tuple[Path, ...]]:
     """Mine and write `out/<task_id>.json` per candidate plus `out/mine-report-<lib>.json`."""
     result = mine(git_dir, repo, options)
     session = metadata or MetadataSession(enabled=False)
@@ -67,7 +68,7 @@ def mine_repository(git_dir: Path, repo: str, options: MineOptions, out: Path, *
     paths = []
     for candidate in result.candidates:
         path = out / f"{candidate.task_id}.json"
-        write_atomic(path, _json(candidate_document(candidate, repo)))
+        write_atomic(path, _json(candidate_document(candidate, repo, image=image)))
         paths.append(path)
     report = report_document(result, options, looked_up)
     write_atomic(out / f"mine-report-{library_name(repo)}.json", _json(report))

@@ -29,6 +29,23 @@ def test_mine_repository_writes_candidates_and_a_report(tmp_path):
     assert len(report["filtered"]) == 9 and all(f["reason"] for f in report["filtered"])
 
 
+def test_candidates_name_the_image_they_are_mined_for(tmp_path):
+    git_dir = build_history(tmp_path / "h")
+    _, paths = mine_repository(git_dir, REPO, MineOptions(since="2023-11-17"), tmp_path / "out",
+                               image="bookworm-py311")
+    assert {json.loads(p.read_text())["image"] for p in paths} == {"bookworm-py311"}
+
+
+def test_mine_refuses_an_image_that_has_no_recipe(tmp_path, capsys, monkeypatch):
+    from bench.cli.main import main
+
+    monkeypatch.setenv("BENCH_ROOT", str(tmp_path))
+    git_dir = build_history(tmp_path / "h")
+    code = main(["mine", REPO, "--mirror", str(git_dir), "--image", "no-such-image", "--out", str(tmp_path / "o")])
+    assert code != 0 and "unknown image 'no-such-image'" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
 def test_admission_skips_known_tasks_and_stops_at_the_cap(tmp_path, monkeypatch):
     git_dir = build_history(tmp_path / "h")
     _, paths = mine_repository(git_dir, REPO, MineOptions(), tmp_path / "out")
