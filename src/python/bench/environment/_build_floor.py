@@ -32,6 +32,17 @@ def build_cutoff(python: str, cutoff: str | None) -> str | None:
 # builds ast.Str, which a project's `filterwarnings = error` turns into a collection error on 3.12+). Asked
 # for only by admission's second attempt, after a collection failure: the first keeps the task's own runner.
 RUNNER = ("pytest",)
+# Every requirement, when the runner alone is not enough: libraries of the task's day that cannot be imported
+# on the image's Python (six before 1.16 has no find_spec, and the ImportWarning becomes a collection error
+# under `filterwarnings = error`). Admission's third and last attempt; the gate still decides on the tests.
+EVERYTHING = ("",)
+
+
+def floor_note(build: tuple[LockInput, ...], late: tuple[str, ...], later: str, python: str) -> str:
+    """The lock header's line saying which packages were resolved as of the interpreter's release."""
+    what = ("Every requirement and what it pulls in" if late == EVERYTHING
+            else f"{', '.join(sorted(build_names(build)))} and their requirements")
+    return f"{what} from files uploaded before {later}, when Python {python} was released."
 
 
 def split_build(inputs: tuple[LockInput, ...],

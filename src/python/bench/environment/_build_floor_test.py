@@ -48,3 +48,17 @@ def test_the_later_pass_names_late_requirements_without_the_projects_pins():
     late, _ = floor.split_build(inputs, floor.RUNNER)
     closure = frozenset({"pluggy", "iniconfig"})  # what the later pytest pulls in
     assert floor.relaxed(inputs, floor.build_names(late) | closure) == ("pytest", "pluggy", "six==1.16.0")
+
+
+def test_everything_moves_every_input_to_the_later_pass_and_the_header_says_so():
+    inputs = (LockInput("setuptools", "build-system"), LockInput("six==1.14.0", "install_requires"),
+              LockInput("pytest>=3.0", "requirements-dev.txt"))
+    build, rest = floor.split_build(inputs, floor.EVERYTHING)
+    assert (build, rest) == (inputs, ())
+    assert floor.relaxed(inputs, floor.build_names(build)) == ("setuptools", "six", "pytest")
+    assert floor.floor_note(build, floor.EVERYTHING, "2022-10-24T00:00:00Z", "3.11") == (
+        "Every requirement and what it pulls in from files uploaded before 2022-10-24T00:00:00Z, "
+        "when Python 3.11 was released.")
+    runner_only = floor.split_build(inputs, floor.RUNNER)[0]
+    assert floor.floor_note(runner_only, floor.RUNNER, "2024-10-07T00:00:00Z", "3.13").startswith(
+        "pytest, setuptools and their requirements from")

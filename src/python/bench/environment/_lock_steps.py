@@ -144,8 +144,7 @@ def compile_with(
                                         proxy_socket)
         if recompiled is not None:
             body = recompiled
-            header = (*header[:2], f"{', '.join(sorted(_build_floor.build_names(build)))} and their requirements "
-                      f"from files uploaded before {later}, when Python {python} was released.", *header[2:])
+            header = (*header[:2], _build_floor.floor_note(build, late, later, python), *header[2:])
     if project:
         body = _pip_tools.drop_project(body, project)
     text = _pip_tools.with_header(body, header)

@@ -82,24 +82,27 @@ def admit(candidate: dict, root: Path, *, k: int = 3, sandbox_name: str = "bwrap
 
 def _with_a_later_runner(spec: TaskSpec, root: Path, first, *, k: int, sandbox_name: str, mirror: Path | None,
                          max_targets: int | None):
-    """Certify once more with pytest as of the interpreter's release, when the task's own pytest could not
-    collect the suite; the first outcome stands when that lock is no different or cannot be made."""
-    from bench.environment._build_floor import RUNNER
+    """Certify again when the task's own environment could not collect the suite: first with pytest as of the
+    interpreter's release, then with every requirement as of it. The first lock and outcome stand when no
+    later lock differs, can be made, or collects."""
+    from bench.environment._build_floor import EVERYTHING, RUNNER
 
     path = root / spec.lockfile
     before = path.read_bytes()
-    try:
-        lock_candidate(spec, root, sandbox_name=sandbox_name, mirror=mirror, late=RUNNER)
-    except EnvironmentBuildError:
-        write_atomic(path, before)
-        return first
-    if path.read_bytes() == before:
-        return first
-    second = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
-    if second.certificate.decision.reason == "collection_failed":
-        write_atomic(path, before)  # the drop record goes with the task's own lock
-        return first
-    return second
+    tried = {before}
+    for late in (RUNNER, EVERYTHING):
+        try:
+            lock_candidate(spec, root, sandbox_name=sandbox_name, mirror=mirror, late=late)
+        except EnvironmentBuildError:
+            continue
+        if path.read_bytes() in tried:
+            continue
+        tried.add(path.read_bytes())
+        later = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
+        if later.certificate.decision.reason != "collection_failed":
+            return later
+    write_atomic(path, before)  # the drop record goes with the task's own lock
+    return first
 
 
 def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, k: int, sandbox_name: str,

@@ -94,29 +94,64 @@ def _outcome(reason: str):
     return CertifyOutcome(cert, False, {})
 
 
-def _second_attempt(tmp_path, monkeypatch, relocked: str, second_reason: str):
+OWN = "# the task's own pytest\n"
+RUNNER_LOCK = "# pytest as of the interpreter\n"
+ALL_LOCK = "# everything as of the interpreter\n"
+
+
+def _later_attempts(tmp_path, monkeypatch, relocks: dict, reasons: dict):
+    """Admission's later attempts, with lock_candidate writing ``relocks[late]`` (or failing when absent) and
+    certification answering ``reasons[lock text]``."""
+    from bench.errors import EnvironmentBuildError
     from bench.spec.load import spec_from_document
 
     lock = tmp_path / "lockfiles" / "tasks" / "widgets-7.lock"
     lock.parent.mkdir(parents=True)
-    lock.write_text("# the task's own pytest\n")
-    calls = []
-    monkeypatch.setattr(admit_module, "lock_candidate",
-                        lambda spec, root, **kw: (calls.append(kw["late"]), lock.write_text(relocked)))
-    monkeypatch.setattr(admit_module, "certify", lambda *a, **kw: _outcome(second_reason))
+    lock.write_text(OWN)
+    calls, certified = [], []
+
+    def relock(spec, root, **kw):
+        calls.append(kw["late"])
+        if kw["late"] not in relocks:
+            raise EnvironmentBuildError("pip-compile failed")
+        lock.write_text(relocks[kw["late"]])
+
+    def certify(*a, **kw):
+        certified.append(lock.read_text())
+        return _outcome(reasons[lock.read_text()])
+
+    monkeypatch.setattr(admit_module, "lock_candidate", relock)
+    monkeypatch.setattr(admit_module, "certify", certify)
     spec = spec_from_document(_candidate())
     result = admit_module._with_a_later_runner(spec, tmp_path, _outcome("collection_failed"), k=3,
                                                sandbox_name="bwrap", mirror=None, max_targets=None)
-    return result.certificate.decision.reason, lock.read_text(), calls
+    return result.certificate.decision.reason, lock.read_text(), calls, certified
 
 
 def test_a_suite_its_own_pytest_cannot_collect_is_certified_again_with_a_later_runner(tmp_path, monkeypatch):
-    reason, lock, calls = _second_attempt(tmp_path, monkeypatch, "# pytest as of the interpreter\n", "admitted")
-    assert (reason, lock, calls) == ("admitted", "# pytest as of the interpreter\n", [("pytest",)])
+    got = _later_attempts(tmp_path, monkeypatch, {("pytest",): RUNNER_LOCK}, {RUNNER_LOCK: "admitted"})
+    assert got == ("admitted", RUNNER_LOCK, [("pytest",)], [RUNNER_LOCK])
 
 
-def test_the_first_lock_and_outcome_stand_when_the_later_runner_does_not_help(tmp_path, monkeypatch):
-    reason, lock, _ = _second_attempt(tmp_path, monkeypatch, "# pytest as of the interpreter\n", "collection_failed")
-    assert (reason, lock) == ("collection_failed", "# the task's own pytest\n")
-    reason, lock, _ = _second_attempt(tmp_path / "same", monkeypatch, "# the task's own pytest\n", "admitted")
-    assert (reason, lock) == ("collection_failed", "# the task's own pytest\n")  # same lock: not certified again
+def test_every_requirement_as_of_the_interpreter_is_the_last_attempt(tmp_path, monkeypatch):
+    relocks = {("pytest",): RUNNER_LOCK, ("",): ALL_LOCK}
+    got = _later_attempts(tmp_path, monkeypatch, relocks, {RUNNER_LOCK: "collection_failed", ALL_LOCK: "admitted"})
+    assert got == ("admitted", ALL_LOCK, [("pytest",), ("",)], [RUNNER_LOCK, ALL_LOCK])
+    got = _later_attempts(tmp_path / "b", monkeypatch, {("",): ALL_LOCK}, {ALL_LOCK: "nothing_flips"})
+    assert got == ("nothing_flips", ALL_LOCK, [("pytest",), ("",)], [ALL_LOCK])  # runner lock failed: skipped
+
+
+def test_the_first_lock_and_outcome_stand_when_no_later_lock_collects(tmp_path, monkeypatch):
+    relocks = {("pytest",): RUNNER_LOCK, ("",): ALL_LOCK}
+    failing = {RUNNER_LOCK: "collection_failed", ALL_LOCK: "collection_failed"}
+    reason, lock, _, certified = _later_attempts(tmp_path, monkeypatch, relocks, failing)
+    assert (reason, lock, certified) == ("collection_failed", OWN, [RUNNER_LOCK, ALL_LOCK])
+
+
+def test_a_later_lock_no_different_is_not_certified_again(tmp_path, monkeypatch):
+    relocks = {("pytest",): OWN, ("",): RUNNER_LOCK}
+    reason, lock, _, certified = _later_attempts(tmp_path, monkeypatch, relocks, {RUNNER_LOCK: "collection_failed"})
+    assert (reason, lock, certified) == ("collection_failed", OWN, [RUNNER_LOCK])
+    relocks = {("pytest",): RUNNER_LOCK, ("",): RUNNER_LOCK}
+    _, _, _, certified = _later_attempts(tmp_path / "b", monkeypatch, relocks, {RUNNER_LOCK: "collection_failed"})
+    assert certified == [RUNNER_LOCK]  # the same later lock twice is certified once
