@@ -256,9 +256,29 @@ def addopts_plugins(repo: Path, pyproject: dict, collector: Collector) -> None:
     words = " ".join(texts).replace("[", " ").replace("]", " ").replace(",", " ").replace("'", " ").split()
     needed = {plugin for option, plugin in ADDOPTS_PLUGINS
               if any(word == option or word.startswith((option + "=", option + "-")) for word in words)}
-    collector.addopts_needs = needed
+    collector.addopts_needs = needed | marker_plugins(repo)
     for plugin in sorted(needed):
         collector.add(plugin, "pytest addopts")
+
+
+# Markers a plugin registers: a suite that uses one needs the plugin, or pytest warns of an unknown mark (an
+# error under --strict-markers or `filterwarnings = error`). Only those an ONLY_IF_ADDOPTS plugin registers.
+MARKER_PLUGINS = ((re.compile(rb"\bmark\.no_cover\b"), "pytest-cov"),)
+_MAX_SCANNED_TEST_FILES = 2000
+
+
+def marker_plugins(repo: Path) -> set[str]:
+    """The plugins whose markers the repository's test files or conftests use."""
+    found: set[str] = set()
+    names = sorted(p for p in repo.rglob("*.py") if p.name == "conftest.py" or p.name.startswith("test")
+                   or p.name.endswith("_test.py"))
+    for path in names[:_MAX_SCANNED_TEST_FILES]:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        found |= {plugin for pattern, plugin in MARKER_PLUGINS if pattern.search(data)}
+    return found
 
 
 def read_requirement_file(path: Path, repo: Path, collector: Collector, depth: int = 0) -> None:

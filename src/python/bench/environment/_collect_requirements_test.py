@@ -115,6 +115,21 @@ def test_pytest_cov_is_locked_only_when_addopts_asks_for_coverage(tmp_path):
     assert wanted.requirements == [("pytest-cov", "pytest addopts"), ("pytest-cov>=2.0.0", "requirements-dev.txt")]
 
 
+def test_pytest_cov_is_kept_when_the_tests_use_its_no_cover_marker(tmp_path):
+    (tmp_path / "pkg" / "test").mkdir(parents=True)
+    (tmp_path / "pkg" / "test" / "test_tz.py").write_text("import pytest\n\n@pytest.mark.no_cover\ndef test_x(): pass\n")
+    (tmp_path / "pkg" / "core.py").write_text("# mark.no_cover in a non-test module does not count\n")
+    kept = _collector(tmp_path)
+    collect.addopts_plugins(tmp_path, {}, kept)
+    kept.add("pytest-cov >= 2.0.0", "requirements-dev.txt")
+    assert kept.requirements == [("pytest-cov>=2.0.0", "requirements-dev.txt")]  # the project's own, not added
+    (tmp_path / "pkg" / "test" / "test_tz.py").write_text("# no_cover_ratio = mark.no_coverage\n")
+    dropped = _collector(tmp_path)
+    collect.addopts_plugins(tmp_path, {}, dropped)
+    dropped.add("pytest-cov >= 2.0.0", "requirements-dev.txt")
+    assert dropped.requirements == []
+
+
 def test_packaging_front_ends_are_not_locked_but_look_alike_names_are(tmp_path):
     collector = _collector(tmp_path)
     for name in ("build >= 0.3.0", "pep517 >= 0.5.0", "buildkit-helpers"):
