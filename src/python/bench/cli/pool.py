@@ -7,7 +7,8 @@ import json
 from collections import Counter, defaultdict
 
 EPILOG = """examples:
-  bench pool stats              per-library admitted counts, drop reasons, the pool's digest
+  bench pool stats              per library: candidates judged, admitted, dropped by reason; the pool's digest
+  bench pool stats --kind pr    only the rows of one kind (the totals and digest stay those of the whole pool)
   bench pool stats --json
   bench pool sync-build         regenerate tasks/*/BUILD (one bench_task target per spec)
 """
@@ -18,6 +19,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("action", choices=("stats", "sync-build"))
     p.add_argument("--json", action="store_true")
+    p.add_argument("--kind", choices=("pr", "synthetic", "mutation"), default=None,
+                   help="print only the rows of this kind")
     p.set_defaults(run=run)
 
 
@@ -37,10 +40,14 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats, indent=2, sort_keys=True))
         return 0
-    print(f"{'library':<24} {'kind':<10} {'admitted':>8} {'dropped':>8}  drop reasons")
+    print(f"{'library':<24} {'kind':<10} {'candidates':>10} {'admitted':>8} {'dropped':>8} {'yield':>6}  drop reasons")
     for row in stats["libraries"]:
+        if args.kind and row["kind"] != args.kind:
+            continue
         reasons = ", ".join(f"{r}={n}" for r, n in sorted(row["drop_reasons"].items()))
-        print(f"{row['library']:<24} {row['kind']:<10} {row['admitted']:>8} {row['dropped']:>8}  {reasons}")
+        judged = row["admitted"] + row["dropped"]
+        print(f"{row['library']:<24} {row['kind']:<10} {judged:>10} {row['admitted']:>8} {row['dropped']:>8} "
+              f"{row['admitted'] / judged:>6.0%}  {reasons}")
     print(f"total: {stats['admitted']} admitted tasks from {stats['library_count']} libraries "
           f"({stats['by_kind']}); {stats['dropped']} dropped")
     print(f"pool digest: {stats['digest']}")

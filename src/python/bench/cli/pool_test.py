@@ -1,0 +1,44 @@
+import json
+
+from bench.cli.main import main
+
+SPEC = {"schema_version": 1, "kind": "pr", "repo": "acme/widgets", "base_sha": "a" * 40, "fix_sha": "b" * 40,
+        "source_files": ["widgets/core.py"], "test_files": ["tests/test_core.py"],
+        "fail_to_pass": ["tests/test_core.py::test_fix"], "pass_to_pass": [], "image": "trixie-py313",
+        "provenance": {"source": "pull-request", "pr_number": 4, "url": "https://github.com/acme/widgets/pull/4",
+                       "merged_at": "2023-11-18T22:13:20Z", "title": "Fix off-by-one (#4)"}}
+
+
+def _pool(tmp_path, monkeypatch):
+    (tmp_path / "pants.toml").write_text("")
+    for number in (4, 9):
+        folder = tmp_path / "tasks" / "widgets"
+        folder.mkdir(parents=True, exist_ok=True)
+        doc = dict(SPEC, task_id=f"widgets-{number}", lockfile=f"lockfiles/tasks/widgets-{number}.lock")
+        (folder / f"widgets-{number}.json").write_text(json.dumps(doc))
+    drops = tmp_path / "tasks" / "_dropped"
+    drops.mkdir()
+    for number, reason in ((5, "nothing_flips"), (6, "duplicate_of:widgets-4"), (7, "nothing_flips")):
+        candidate = dict(SPEC, task_id=f"widgets-{number}", fail_to_pass=[])
+        (drops / f"widgets-{number}.json").write_text(json.dumps({"candidate": candidate, "reason": reason}))
+    monkeypatch.setenv("BENCH_ROOT", str(tmp_path))
+
+
+def test_stats_give_each_librarys_yield_and_drop_reasons(tmp_path, monkeypatch, capsys):
+    _pool(tmp_path, monkeypatch)
+    assert main(["pool", "stats", "--kind", "pr"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == ["widgets", "pr", "5", "2", "3", "40%", "duplicate_of=1,", "nothing_flips=2"]
+    assert lines[2].startswith("total: 2 admitted tasks from 1 libraries") and lines[2].endswith("; 3 dropped")
+    assert main(["pool", "stats", "--kind", "mutation"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 3  # header, totals, digest: no widgets row
+
+
+def test_the_pool_digest_changes_with_any_admitted_spec(tmp_path, monkeypatch, capsys):
+    _pool(tmp_path, monkeypatch)
+    main(["pool", "stats", "--json"])
+    before = json.loads(capsys.readouterr().out)["digest"]
+    path = tmp_path / "tasks" / "widgets" / "widgets-9.json"
+    path.write_text(json.dumps(dict(json.loads(path.read_text()), fail_to_pass=["tests/test_core.py::test_other"])))
+    main(["pool", "stats", "--json"])
+    assert json.loads(capsys.readouterr().out)["digest"] != before
