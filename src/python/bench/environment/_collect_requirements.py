@@ -70,13 +70,15 @@ class Collector:
             self.self_extras.update(normalise(extra) for extra in requirement.extras)
             return
         name = normalise(requirement.name)
-        if name.startswith(NOT_FOR_TESTS) or name in NOT_FOR_TESTS_EXACT:
+        if name in self.addopts_needs:  # the pytest configuration itself needs it
+            pass
+        elif name.startswith(NOT_FOR_TESTS) or name in NOT_FOR_TESTS_EXACT:
             self.dropped.append((text, f"{origin}: docs, release or environment tool, not needed by tests"))
             return
-        if name.startswith(LINT) and (holds == ["dev"] or _dev_file(origin)):
+        elif name.startswith(LINT) and (holds == ["dev"] or _dev_file(origin)):
             self.dropped.append((text, f"{origin}: lint or type checker of the dev set, not needed by tests"))
             return
-        if name in ONLY_IF_ADDOPTS and name not in self.addopts_needs:
+        elif name in ONLY_IF_ADDOPTS:
             self.dropped.append((text, f"{origin}: pytest plugin the project's addopts does not ask for"))
             return
         requirement.marker = None
@@ -242,23 +244,52 @@ ADDOPTS_PLUGINS = (("--cov", "pytest-cov"), ("--no-cov", "pytest-cov"), ("--nump
 
 
 def addopts_plugins(repo: Path, pyproject: dict, collector: Collector) -> None:
-    """Add the plugins the project's pytest ``addopts`` needs (read as data, from every config file)."""
+    """Add what the project's pytest configuration needs to start (read as data, from every config file): the
+    plugins its ``addopts`` use and the packages of the warning categories its ``filterwarnings`` name; and
+    keep the plugins whose markers its tests use, when the project lists them."""
+    words = " ".join(pytest_setting(repo, pyproject, "addopts"))
+    words = words.replace("[", " ").replace("]", " ").replace(",", " ").replace("'", " ").split()
+    needed = {plugin for option, plugin in ADDOPTS_PLUGINS
+              if any(word == option or word.startswith((option + "=", option + "-")) for word in words)}
+    warned = warning_packages(pytest_setting(repo, pyproject, "filterwarnings"))
+    collector.addopts_needs = needed | marker_plugins(repo) | {n for names in warned.values() for n in names}
+    for plugin in sorted(needed):
+        collector.add(plugin, "pytest addopts")
+    for module in sorted(warned):
+        collector.add(module, "pytest filterwarnings")
+
+
+def pytest_setting(repo: Path, pyproject: dict, key: str) -> list[str]:
+    """The values of one pytest ini option in every config file pytest might read (as data)."""
     import configparser
 
-    texts = [str(pyproject.get("tool", {}).get("pytest", {}).get("ini_options", {}).get("addopts", ""))]
+    value = pyproject.get("tool", {}).get("pytest", {}).get("ini_options", {}).get(key, "")
+    texts = [str(v) for v in value] if isinstance(value, list) else [str(value)]
     for name, section in (("pytest.ini", "pytest"), ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest")):
         parser = configparser.ConfigParser(interpolation=None)
         try:
             parser.read_string((repo / name).read_text(encoding="utf-8", errors="replace"))
         except (OSError, configparser.Error):
             continue
-        texts.append(parser.get(section, "addopts", fallback=""))
-    words = " ".join(texts).replace("[", " ").replace("]", " ").replace(",", " ").replace("'", " ").split()
-    needed = {plugin for option, plugin in ADDOPTS_PLUGINS
-              if any(word == option or word.startswith((option + "=", option + "-")) for word in words)}
-    collector.addopts_needs = needed | marker_plugins(repo)
-    for plugin in sorted(needed):
-        collector.add(plugin, "pytest addopts")
+        texts.append(parser.get(section, key, fallback=""))
+    return texts
+
+
+# Packages whose warning categories a project's `filterwarnings` may name: pytest imports the category when
+# it reads the option and refuses to start without it. Only those a rule above would otherwise leave out.
+WARNING_PACKAGES = {"coverage": ("coverage", "pytest-cov")}
+
+
+def warning_packages(filters: list[str]) -> dict[str, tuple[str, ...]]:
+    """{module: the requirement names to keep} for the warning categories the filters name."""
+    found = {}
+    for line in "\n".join(filters).splitlines():
+        fields = line.strip().split(":")
+        category = fields[2].strip() if len(fields) > 2 else ""
+        module = category.split(".", 1)[0]
+        if "." in category and module in WARNING_PACKAGES:
+            found[module] = WARNING_PACKAGES[module]
+    return found
 
 
 # Markers a plugin registers: a suite that uses one needs the plugin, or pytest warns of an unknown mark (an

@@ -130,6 +130,23 @@ def test_pytest_cov_is_kept_when_the_tests_use_its_no_cover_marker(tmp_path):
     assert dropped.requirements == []
 
 
+def test_a_warning_category_named_by_filterwarnings_keeps_its_package(tmp_path):
+    pyproject = {"tool": {"pytest": {"ini_options": {"filterwarnings": [
+        "error", "ignore:sys.monitoring isn't available:coverage.exceptions.CoverageWarning",
+        "ignore::DeprecationWarning"]}}}}
+    kept = _collector(tmp_path)
+    collect.addopts_plugins(tmp_path, pyproject, kept)
+    kept.add("pytest-cov", "test extra")
+    kept.add("coverage[toml]>=7", "requirements/tests.txt")
+    assert kept.requirements == [("coverage", "pytest filterwarnings"), ("pytest-cov", "test extra"),
+                                 ("coverage[toml]>=7", "requirements/tests.txt")]
+    (tmp_path / "setup.cfg").write_text("[tool:pytest]\nfilterwarnings =\n    error\n    ignore::UserWarning\n")
+    plain = _collector(tmp_path)
+    collect.addopts_plugins(tmp_path, {}, plain)
+    plain.add("coverage", "requirements-dev.txt")
+    assert plain.requirements == []
+
+
 def test_packaging_front_ends_are_not_locked_but_look_alike_names_are(tmp_path):
     collector = _collector(tmp_path)
     for name in ("build >= 0.3.0", "pep517 >= 0.5.0", "buildkit-helpers"):
