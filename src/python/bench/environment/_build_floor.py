@@ -15,6 +15,7 @@ from __future__ import annotations
 from bench.environment.lock import Lock, LockInput, normalise_cutoff
 
 BUILD_ORIGIN = "build-system"
+LATE_ORIGIN = "bench:as-of-the-interpreter"
 # First release of each interpreter series the images carry (python.org release dates).
 PYTHON_RELEASED = {"3.11": "2022-10-24", "3.12": "2023-10-02", "3.13": "2024-10-07"}
 
@@ -49,7 +50,10 @@ def split_build(inputs: tuple[LockInput, ...],
                 late: tuple[str, ...] = ()) -> tuple[tuple[LockInput, ...], tuple[LockInput, ...]]:
     """(build requirements and the packages named by the ``late`` prefixes, everything else)."""
     chosen = tuple(i for i in inputs if i.origin == BUILD_ORIGIN or (late and _name(i).startswith(late)))
-    return chosen, tuple(i for i in inputs if i not in chosen)
+    named = {_name(i) for i in chosen}
+    # A late package the project does not ask for itself (cffi under cryptography) joins the later pass too.
+    pulled = tuple(LockInput(name, LATE_ORIGIN) for name in late if name and name not in named)
+    return chosen + pulled, tuple(i for i in inputs if i not in chosen)
 
 
 def _name(item: LockInput) -> str:

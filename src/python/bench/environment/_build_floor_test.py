@@ -62,3 +62,12 @@ def test_everything_moves_every_input_to_the_later_pass_and_the_header_says_so()
     runner_only = floor.split_build(inputs, floor.RUNNER)[0]
     assert floor.floor_note(runner_only, floor.RUNNER, "2024-10-07T00:00:00Z", "3.13").startswith(
         "pytest, setuptools and their requirements from")
+
+
+def test_a_late_package_the_project_does_not_name_joins_the_later_pass():
+    inputs = (LockInput("setuptools", "build-system"), LockInput("cryptography>=3.4", "test extra"))
+    late, rest = floor.split_build(inputs, ("cffi",))
+    assert late == (LockInput("setuptools", "build-system"), LockInput("cffi", floor.LATE_ORIGIN))
+    assert rest == (LockInput("cryptography>=3.4", "test extra"),)
+    assert floor.split_build(inputs, ("cryptography",))[0] == (inputs[0], inputs[1])  # named: not added twice
+    assert floor.split_build(inputs, floor.EVERYTHING)[0] == inputs

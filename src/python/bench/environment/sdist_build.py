@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import tarfile
 import tempfile
 import zipfile
@@ -68,6 +69,17 @@ def build_sdist_wheel(sdist: Path, *, context: StepContext, wheelhouse: Wheelhou
         stored = wheelhouse.add(wheels[0])
     atomic_write_text(record, json.dumps({"filename": stored.name, "sha256": stored.parent.name}, sort_keys=True))
     return stored
+
+
+# run_step's failure message for the build step above: "building <sdist file> into a wheel failed (…)".
+_FAILED_BUILD = re.compile(r"\bbuilding (\S+?)-\d\S*?\.(?:tar\.gz|tar\.bz2|tgz|zip) into a wheel failed")
+
+
+def unbuildable_project(reason: str) -> str | None:
+    """The (normalised) project whose pinned sdist could not be built into a wheel, read from an install
+    failure's reason; None when the failure was something else."""
+    found = _FAILED_BUILD.search(reason)
+    return re.sub(r"[-_.]+", "-", found.group(1)).lower() if found else None
 
 
 def _builder_key(context: StepContext, builder_lock_sha: str) -> str:

@@ -70,3 +70,14 @@ def test_an_sdist_only_pin_is_built_in_the_sandbox_and_installed_by_its_own_hash
                                           wheelhouse=sdist_build.Wheelhouse(tmp_path / "wheelhouse"),
                                           cache_dir=tmp_path)
     assert again == stored
+
+
+def test_an_install_failure_names_the_project_whose_sdist_did_not_build():
+    from bench.environment.sdist_build import unbuildable_project
+
+    reason = ("install_failed: building cffi-1.15.1.tar.gz into a wheel failed (exit code 1): … compilation "
+              "terminated.")
+    assert unbuildable_project(reason) == "cffi"
+    assert unbuildable_project("building Typed_Ast-1.4.0.zip into a wheel failed (exit code 1)") == "typed-ast"
+    assert unbuildable_project("install_failed: editable install of repo failed (exit code 1)") is None
+    assert unbuildable_project("building cffi-1.15.1.tar.gz produced 2 wheels, expected one") is None

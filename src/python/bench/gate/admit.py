@@ -73,24 +73,39 @@ def admit(candidate: dict, root: Path, *, k: int = 3, sandbox_name: str = "bwrap
             record_drop(candidate, reason, root)
             return Admission(spec.task_id, False, reason, None, None)
     outcome = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
-    if relock and outcome.certificate.decision.reason == "collection_failed":
-        outcome = _with_a_later_runner(spec, root, outcome, k=k, sandbox_name=sandbox_name, mirror=mirror,
-                                       max_targets=max_targets)
+    attempts = later_attempts(outcome.certificate.decision.reason) if relock else ()
+    if attempts:
+        outcome = _with_later_releases(spec, root, outcome, attempts, k=k, sandbox_name=sandbox_name,
+                                       mirror=mirror, max_targets=max_targets)
     return conclude(candidate, spec, outcome.certificate, root, k=k, sandbox_name=sandbox_name,
                     max_targets=max_targets)
 
 
-def _with_a_later_runner(spec: TaskSpec, root: Path, first, *, k: int, sandbox_name: str, mirror: Path | None,
-                         max_targets: int | None):
-    """Certify again when the task's own environment could not collect the suite: first with pytest as of the
-    interpreter's release, then with every requirement as of it. The first lock and outcome stand when no
-    later lock differs, can be made, or collects."""
+def later_attempts(reason: str) -> tuple[tuple[str, ...], ...]:
+    """The ``late`` sets to lock again with, in order, after a failure the task's own releases may cause: pytest
+    and then everything as of the interpreter's release when the suite cannot be collected; the package whose
+    sdist did not build, then everything, when the environment cannot be installed. Nothing otherwise."""
     from bench.environment._build_floor import EVERYTHING, RUNNER
+    from bench.environment.sdist_build import unbuildable_project
 
+    if reason == "collection_failed":
+        return RUNNER, EVERYTHING
+    project = unbuildable_project(reason) if reason.startswith("install_failed") else None
+    return ((project,), EVERYTHING) if project else ()
+
+
+def _environment_failure(reason: str) -> bool:
+    return reason == "collection_failed" or reason.startswith("install_failed")
+
+
+def _with_later_releases(spec: TaskSpec, root: Path, first, attempts: tuple[tuple[str, ...], ...], *, k: int,
+                         sandbox_name: str, mirror: Path | None, max_targets: int | None):
+    """Certify again with each later lock in turn; the first whose environment installs and collects decides.
+    The first lock and outcome stand when no later lock differs, can be made, or gets that far."""
     path = root / spec.lockfile
     before = path.read_bytes()
     tried = {before}
-    for late in (RUNNER, EVERYTHING):
+    for late in attempts:
         try:
             lock_candidate(spec, root, sandbox_name=sandbox_name, mirror=mirror, late=late)
         except EnvironmentBuildError:
@@ -99,7 +114,7 @@ def _with_a_later_runner(spec: TaskSpec, root: Path, first, *, k: int, sandbox_n
             continue
         tried.add(path.read_bytes())
         later = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
-        if later.certificate.decision.reason != "collection_failed":
+        if not _environment_failure(later.certificate.decision.reason):
             return later
     write_atomic(path, before)  # the drop record goes with the task's own lock
     return first

@@ -123,8 +123,9 @@ def _later_attempts(tmp_path, monkeypatch, relocks: dict, reasons: dict):
     monkeypatch.setattr(admit_module, "lock_candidate", relock)
     monkeypatch.setattr(admit_module, "certify", certify)
     spec = spec_from_document(_candidate())
-    result = admit_module._with_a_later_runner(spec, tmp_path, _outcome("collection_failed"), k=3,
-                                               sandbox_name="bwrap", mirror=None, max_targets=None)
+    first = _outcome("collection_failed")
+    result = admit_module._with_later_releases(spec, tmp_path, first, admit_module.later_attempts("collection_failed"),
+                                               k=3, sandbox_name="bwrap", mirror=None, max_targets=None)
     return result.certificate.decision.reason, lock.read_text(), calls, certified
 
 
@@ -155,3 +156,19 @@ def test_a_later_lock_no_different_is_not_certified_again(tmp_path, monkeypatch)
     relocks = {("pytest",): RUNNER_LOCK, ("",): RUNNER_LOCK}
     _, _, _, certified = _later_attempts(tmp_path / "b", monkeypatch, relocks, {RUNNER_LOCK: "collection_failed"})
     assert certified == [RUNNER_LOCK]  # the same later lock twice is certified once
+
+
+def test_which_later_locks_admission_tries_after_which_failure():
+    assert admit_module.later_attempts("collection_failed") == (("pytest",), ("",))
+    unbuilt = "install_failed: building cffi-1.16.0.tar.gz into a wheel failed (exit code 1): … terminated."
+    assert admit_module.later_attempts(unbuilt) == (("cffi",), ("",))
+    assert admit_module.later_attempts("install_failed: editable install of repo failed (exit code 1)") == ()
+    assert admit_module.later_attempts("nothing_flips") == ()
+    assert admit_module.later_attempts("collection_failed_at_base") == ()
+
+
+def test_a_later_lock_that_still_cannot_install_is_not_the_answer(tmp_path, monkeypatch):
+    relocks = {("pytest",): RUNNER_LOCK, ("",): ALL_LOCK}
+    reasons = {RUNNER_LOCK: "install_failed: building x-1.0.tar.gz into a wheel failed", ALL_LOCK: "admitted"}
+    got = _later_attempts(tmp_path, monkeypatch, relocks, reasons)
+    assert got == ("admitted", ALL_LOCK, [("pytest",), ("",)], [RUNNER_LOCK, ALL_LOCK])
