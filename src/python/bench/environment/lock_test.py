@@ -130,3 +130,17 @@ def test_write_lock_refuses_task_ids_that_are_not_file_names(tmp_path, task_id):
 def test_lock_from_text_refuses_an_entry_without_hash():
     with pytest.raises(EnvironmentBuildError, match="without --hash"):
         Lock.from_text(GOOD + "pytest==9.2.0\n")
+
+
+def test_a_late_package_nobody_names_is_locked_as_of_the_interpreters_release(tmp_path):
+    # cffi (pulled in by cryptography) stands for a dependency whose release of the task's day has no wheel for
+    # the image's Python; everything else keeps the task's day.
+    repo = tiny_src_repo(tmp_path / "repo")
+    pyproject = repo / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace('test = ["six"]', 'test = ["six", "cryptography"]'))
+    result = resolve_lock(repo, image=scoring_test_image(), cutoff="2022-06-01", late=("cffi",))
+    versions = {r.name: r.version for r in result.lock.requirements}
+    assert (versions["cffi"], versions["pycparser"]) == ("1.17.1", "2.22")
+    assert (versions["cryptography"], versions["six"]) == ("37.0.2", "1.16.0")
+    assert result.text.splitlines()[2] == ("# cffi, setuptools and their requirements from files uploaded before "
+                                           "2024-10-07T00:00:00Z, when Python 3.13 was released.")
