@@ -129,10 +129,13 @@ def _parse_attempt(record: Mapping[str, Any], number: int) -> AttemptRun:
 
 def _parse_loop(record: Mapping[str, Any], number: int) -> LoopRun:
     raw_turns = record.get("turns")
+    unprepared = raw_turns is None and record.get("outcome") == "infrastructure_error"
+    if unprepared:  # the unit failed before its first turn (say, its task could not be prepared)
+        raw_turns = [{"turn": 1, "outcome": "infrastructure_error"}]
     if not isinstance(raw_turns, list):
         raise CheckFailed(f"record {number}: loop record needs a list 'turns'")
     turns = tuple(_parse_turn(raw, number) for raw in raw_turns)
-    budget = _integer(record, "budget", number)
+    budget = _integer(record, "budget", number, default=1 if unprepared else None)
     try:
         trajectory = Trajectory(
             str(record.get("task_id")),

@@ -104,3 +104,14 @@ def test_malformed_records_name_record_and_field(record, message):
 def test_non_object_record_is_rejected():
     with pytest.raises(CheckFailed, match="record 2: expected a JSON object"):
         parse_records([loop(), ["not", "an", "object"]])  # type: ignore[list-item]
+
+
+def test_a_loop_unit_that_failed_before_its_first_turn_is_an_infrastructure_error_run():
+    # The runner writes such a record when the task cannot be prepared (say, the sandbox could not be set up).
+    record = {"kind": "loop", "task_id": "t1", "library": "lib", "difficulty": "easy", "model": "scripted/x",
+              "condition": "full", "sample": 0, "outcome": "infrastructure_error", "reason": "SandboxError: …"}
+    (run,) = parse_records([record, loop(task_id="t2")]).loops[:1]
+    assert run.infrastructure_error and [t.outcome for t in run.turns] == ["infrastructure_error"]
+    assert not run.converged
+    with pytest.raises(CheckFailed, match="record 1: loop record needs a list 'turns'"):
+        parse_records([dict(record, outcome="model_miss")])  # only an infrastructure error may lack its turns
