@@ -52,8 +52,15 @@ class BwrapSandbox:
         request = _requests.route_network(request)
         _requests.validate(request)
         bwrap = ensure_tool("bwrap", "bubblewrap", SandboxError)
-        with _identity.run_identity() as identity:
-            return _Run(request, identity, bwrap).execute()
+        for attempt in range(1, SETUP_ATTEMPTS + 1):
+            try:
+                with _identity.run_identity() as identity:
+                    return _Run(request, identity, bwrap).execute()
+            except TransientSetupError:
+                if attempt == SETUP_ATTEMPTS:
+                    raise
+                time.sleep(0.1 * attempt)
+        raise AssertionError("unreachable")
 
     def leftovers(self) -> tuple[str, ...]:
         """cgroups this process created that are not part of a run in progress (should be none)."""
@@ -249,13 +256,25 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
+# bwrap binds the host's mount tree recursively, then remounts every mount in it; a host mount that goes away
+# in between (a container's overlay being torn down by a dockerd) fails that remount. The command never ran,
+# so the run is set up again, a few times.
+SETUP_ATTEMPTS = 3
+_TRANSIENT_SETUP = ("Unable to apply mount flags", "Can't bind mount /oldroot/")
+
+
+class TransientSetupError(SandboxError):
+    """bwrap could not set up the sandbox because the host's mounts changed under it."""
+
+
 def _raise_if_setup_failed(status_json: bytes, stderr: bytes, wait_status: int, *, stopped: bool) -> None:
     """bwrap writes an ``exit-code`` status once the command has run; without it, bwrap itself failed."""
     code = os.waitstatus_to_exitcode(wait_status)
     if b'"exit-code"' in status_json or stopped or code < 0:  # killed on purpose or from outside: no verdict
         return
     message = stderr.decode("utf-8", "replace").strip()[-800:] or f"exit status {code}"
-    raise SandboxError(f"bwrap could not set up the sandbox: {message}")
+    error = TransientSetupError if any(marker in message for marker in _TRANSIENT_SETUP) else SandboxError
+    raise error(f"bwrap could not set up the sandbox: {message}")
 
 
 def _result(wait_status: int, captured, wall: float, cpu: float, oom: bool, enforced, notes) -> ExecResult:

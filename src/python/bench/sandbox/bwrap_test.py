@@ -252,3 +252,43 @@ def _run_as_unprivileged_caller(image_root: Path, folder: Path) -> list[str]:
         env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "PYTHONPATH": str(package), "BENCH_CACHE_DIR": str(folder)})
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()
+
+
+def test_a_setup_failure_from_host_mounts_changing_is_set_up_again(monkeypatch, image, tmp_path):
+    # Seen under load: a dockerd tore down a container's overlay while bwrap was remounting the host's tree.
+    from bench.sandbox import bwrap
+
+    vanished = (b"bwrap: Can't bind mount /oldroot/ on /newroot/: Unable to apply mount flags: remount "
+                b'"/newroot/tmp/lcb-dockerd-x/data/overlay2/abc/merged": Invalid argument')
+    with pytest.raises(bwrap.TransientSetupError):
+        bwrap._raise_if_setup_failed(b"", vanished, 1 << 8, stopped=False)
+    with pytest.raises(SandboxError) as plain:
+        bwrap._raise_if_setup_failed(b"", b"bwrap: Can't chdir to /does/not/exist", 1 << 8, stopped=False)
+    assert not isinstance(plain.value, bwrap.TransientSetupError)
+
+    real_execute, calls = bwrap._Run.execute, []
+
+    def flaky_execute(run):
+        calls.append(run)
+        if len(calls) < bwrap.SETUP_ATTEMPTS:
+            raise bwrap.TransientSetupError("bwrap could not set up the sandbox: " + vanished.decode())
+        return real_execute(run)
+
+    monkeypatch.setattr(bwrap._Run, "execute", flaky_execute)
+    result = BwrapSandbox().run(_request(image, tmp_path, ("sh", "-c", "echo ran >> log; cat log")))
+    assert (len(calls), result.exit_code, result.stdout) == (bwrap.SETUP_ATTEMPTS, 0, b"ran\n")  # ran once
+    calls.clear()
+    monkeypatch.setattr(bwrap, "SETUP_ATTEMPTS", 2)
+    monkeypatch.setattr(bwrap._Run, "execute", _always_vanishing(calls))
+    with pytest.raises(bwrap.TransientSetupError):
+        BwrapSandbox().run(_request(image, tmp_path, ("true",)))
+    assert len(calls) == 2  # then the error stands
+
+
+def _always_vanishing(calls):
+    from bench.sandbox.bwrap import TransientSetupError
+
+    def execute(run):
+        calls.append(run)
+        raise TransientSetupError("bwrap could not set up the sandbox: Unable to apply mount flags")
+    return execute
