@@ -133,8 +133,15 @@ def recompute(records: list[dict], root: Path, *, sandbox_name: str, workers: in
     return checks
 
 
+# What the run a unit was made in says about itself, not about the unit: the benchmark commit, and the digest
+# of the task selection (a run resumed after the pool grew holds units of several). Spec, lock, image,
+# certificate and workspace hashes stay compared, with everything the unit produced.
+RUN_CONTEXT = ("benchmark_commit", "pool_sha256")
+
+
 def _comparable(record: dict) -> dict:
-    """The benchmark commit may legitimately differ between the run and the check; everything else must not."""
+    """The run's context may legitimately differ between the run and the check; nothing else may."""
     out = json.loads(json.dumps(record))
-    out.get("integrity", {}).pop("benchmark_commit", None)
+    for name in RUN_CONTEXT:
+        out.get("integrity", {}).pop(name, None)
     return out

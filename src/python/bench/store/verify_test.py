@@ -35,3 +35,20 @@ def test_an_altered_or_lost_file_is_a_mismatch(tmp_path):
     (tmp_path / real["prompt_sha256"][:2] / real["prompt_sha256"]).write_text("edited")
     (tmp_path / synthetic["response_sha256"][:2] / synthetic["response_sha256"]).unlink()
     assert [c.status for c in check_stored_hashes([synthetic, real], tmp_path)] == ["mismatch", "mismatch"]
+
+
+def test_recomputing_a_deterministic_run_finds_it_identical_and_names_an_altered_field(tmp_path):
+    from bench.score.runner import RunPlan, run
+    from bench.spec.load import discover, load_all, select
+    from bench.store.verify import recompute
+    from bench.testsupport import checkout_root
+
+    root = checkout_root()
+    specs = select(load_all(discover(root)), "synthetic.caesar_shift,synthetic.palindromes")
+    plan = RunPlan(model_id="repairer/ast", specs=specs, out_dir=tmp_path / "run", root=root, turns=2, workers=1)
+    records = [dict(r) for r in run(plan).records]
+    # Scored as part of a larger selection, or of a run resumed after the pool grew: still the same units.
+    records[0]["integrity"]["pool_sha256"] = "0" * 64
+    records[1]["class"] = "CONVERGED" if records[1]["class"] != "CONVERGED" else "EXHAUSTED"
+    checks = recompute(records, root, sandbox_name="bwrap", workers=1)
+    assert [(c.status, c.detail) for c in checks] == [("identical", ""), ("different", "first difference at /class")]
