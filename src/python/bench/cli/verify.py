@@ -11,7 +11,9 @@ EPILOG = """examples:
   bench verify results/certificates/                           re-certify and compare certificates byte for byte
   bench verify results/recorded/run --prune-third-party        before committing a recorded run: drop the
                                                                stored prompts/replies of real-code tasks
-Ends with `N identical, M different`; exit 1 when anything differs.
+Ends with `N identical, M different`; exit 1 when anything differs. A recomputed record must equal the stored one
+in every field except the run's context: the benchmark commit and the digest of the task selection (a run
+resumed after the pool grew holds units scored under several).
 """
 
 
