@@ -39,6 +39,17 @@ def _dev_file(origin: str) -> bool:
     return name.endswith(".txt") and "dev" in name and "test" not in name
 
 
+def _left_out(name: str, holds: list[str], origin: str) -> str | None:
+    """Why a requirement the tests do not need is not locked (None: it is locked)."""
+    if name.startswith(NOT_FOR_TESTS) or name in NOT_FOR_TESTS_EXACT:
+        return "docs, release or environment tool, not needed by tests"
+    if name.startswith(LINT) and (holds == ["dev"] or _dev_file(origin)):
+        return "lint or type checker of the dev set, not needed by tests"
+    if name in ONLY_IF_ADDOPTS:
+        return "pytest plugin the project's addopts does not ask for"
+    return None
+
+
 def normalise(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
@@ -50,7 +61,7 @@ class Collector:
         self.requirements: list[tuple[str, str]] = []
         self.dropped: list[tuple[str, str]] = []
         self.self_extras: set[str] = set()
-        self.addopts_needs: set[str] = set()
+        self.config_needs: set[str] = set()  # what the pytest configuration needs to start: never left out
 
     def add(self, text: str, origin: str, extras: frozenset[str] = frozenset({""})) -> None:
         """Add one PEP 508 requirement if its marker holds here for one of ``extras``; expand self-references."""
@@ -70,16 +81,9 @@ class Collector:
             self.self_extras.update(normalise(extra) for extra in requirement.extras)
             return
         name = normalise(requirement.name)
-        if name in self.addopts_needs:  # the pytest configuration itself needs it
-            pass
-        elif name.startswith(NOT_FOR_TESTS) or name in NOT_FOR_TESTS_EXACT:
-            self.dropped.append((text, f"{origin}: docs, release or environment tool, not needed by tests"))
-            return
-        elif name.startswith(LINT) and (holds == ["dev"] or _dev_file(origin)):
-            self.dropped.append((text, f"{origin}: lint or type checker of the dev set, not needed by tests"))
-            return
-        elif name in ONLY_IF_ADDOPTS:
-            self.dropped.append((text, f"{origin}: pytest plugin the project's addopts does not ask for"))
+        reason = None if name in self.config_needs else _left_out(name, holds, origin)
+        if reason:
+            self.dropped.append((text, f"{origin}: {reason}"))
             return
         requirement.marker = None
         self.requirements.append((str(requirement), origin))
@@ -247,32 +251,38 @@ def addopts_plugins(repo: Path, pyproject: dict, collector: Collector) -> None:
     """Add what the project's pytest configuration needs to start (read as data, from every config file): the
     plugins its ``addopts`` use and the packages of the warning categories its ``filterwarnings`` name; and
     keep the plugins whose markers its tests use, when the project lists them."""
-    words = " ".join(pytest_setting(repo, pyproject, "addopts"))
+    settings = pytest_settings(repo, pyproject, ("addopts", "filterwarnings"))
+    words = " ".join(settings["addopts"])
     words = words.replace("[", " ").replace("]", " ").replace(",", " ").replace("'", " ").split()
     needed = {plugin for option, plugin in ADDOPTS_PLUGINS
               if any(word == option or word.startswith((option + "=", option + "-")) for word in words)}
-    warned = warning_packages(pytest_setting(repo, pyproject, "filterwarnings"))
-    collector.addopts_needs = needed | marker_plugins(repo) | {n for names in warned.values() for n in names}
+    warned = warning_packages(settings["filterwarnings"])
+    collector.config_needs = needed | marker_plugins(repo) | {n for names in warned.values() for n in names}
     for plugin in sorted(needed):
         collector.add(plugin, "pytest addopts")
     for module in sorted(warned):
         collector.add(module, "pytest filterwarnings")
 
 
-def pytest_setting(repo: Path, pyproject: dict, key: str) -> list[str]:
-    """The values of one pytest ini option in every config file pytest might read (as data)."""
+def pytest_settings(repo: Path, pyproject: dict, keys: tuple[str, ...]) -> dict[str, list[str]]:
+    """{key: its values in every config file pytest might read} for pytest ini options (read as data)."""
     import configparser
 
-    value = pyproject.get("tool", {}).get("pytest", {}).get("ini_options", {}).get(key, "")
-    texts = [str(v) for v in value] if isinstance(value, list) else [str(value)]
+    options = pyproject.get("tool", {}).get("pytest", {}).get("ini_options", {})
+    found = {key: _as_texts(options.get(key, "")) for key in keys}
     for name, section in (("pytest.ini", "pytest"), ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest")):
         parser = configparser.ConfigParser(interpolation=None)
         try:
             parser.read_string((repo / name).read_text(encoding="utf-8", errors="replace"))
         except (OSError, configparser.Error):
             continue
-        texts.append(parser.get(section, key, fallback=""))
-    return texts
+        for key in keys:
+            found[key].append(parser.get(section, key, fallback=""))
+    return found
+
+
+def _as_texts(value) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else [str(value)]
 
 
 # Packages whose warning categories a project's `filterwarnings` may name: pytest imports the category when

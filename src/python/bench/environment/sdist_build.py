@@ -78,8 +78,10 @@ _FAILED_BUILD = re.compile(r"\bbuilding (\S+?)-\d\S*?\.(?:tar\.gz|tar\.bz2|tgz|z
 def unbuildable_project(reason: str) -> str | None:
     """The (normalised) project whose pinned sdist could not be built into a wheel, read from an install
     failure's reason; None when the failure was something else."""
+    from packaging.utils import canonicalize_name
+
     found = _FAILED_BUILD.search(reason)
-    return re.sub(r"[-_.]+", "-", found.group(1)).lower() if found else None
+    return canonicalize_name(found.group(1)) if found else None
 
 
 def _builder_key(context: StepContext, builder_lock_sha: str) -> str:

@@ -52,15 +52,16 @@ class BwrapSandbox:
         request = _requests.route_network(request)
         _requests.validate(request)
         bwrap = ensure_tool("bwrap", "bubblewrap", SandboxError)
-        for attempt in range(1, SETUP_ATTEMPTS + 1):
+        attempt = 1
+        while True:
             try:
                 with _identity.run_identity() as identity:
                     return _Run(request, identity, bwrap).execute()
             except TransientSetupError:
-                if attempt == SETUP_ATTEMPTS:
+                if attempt >= SETUP_ATTEMPTS:
                     raise
                 time.sleep(0.1 * attempt)
-        raise AssertionError("unreachable")
+                attempt += 1
 
     def leftovers(self) -> tuple[str, ...]:
         """cgroups this process created that are not part of a run in progress (should be none)."""
