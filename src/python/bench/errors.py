@@ -18,6 +18,7 @@ turns an error into an exit code and a one-line message (``bench.cli.main``); li
         ├── SourceError             exit 3  a repository or sdist could not be fetched or checked out
         └── EndpointError           exit 3  a model endpoint failed (connection, auth, 5xx after retries)
             └── EndpointTimeout     exit 3  no usable response in the budget (scored model_timeout)
+                └── ContextOverflow exit 3  the prompt does not fit the model's context (model_timeout too)
 """
 
 from __future__ import annotations
@@ -94,3 +95,11 @@ class EndpointError(InfrastructureError):
 
 class EndpointTimeout(EndpointError):
     pass
+
+
+class ContextOverflow(EndpointTimeout):
+    """The prompt alone fills the model's context window, so no answer can come within the token budget.
+
+    A limit of the model as configured, not a failure of the endpoint: scored ``model_timeout`` and kept in the
+    denominator, like a reply cut off by ``max_tokens``; excluding such tasks would flatter small-context models.
+    """

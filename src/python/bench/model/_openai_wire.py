@@ -17,17 +17,26 @@ from __future__ import annotations
 
 import email.utils
 import json
+import re
 import time
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from bench.errors import EndpointError, EndpointTimeout
+from bench.errors import ContextOverflow, EndpointError, EndpointTimeout
 from bench.model.protocol import Completion, Message, ModelParams
 
 DIALECTS = ("openai", "compatible")
 
 # Reasoning budgets (tokens) up to each bound map to that effort; larger budgets ask for "high".
 _EFFORT_BOUNDS = ((0, "minimal"), (2048, "low"), (8192, "medium"))
+
+# How servers say a request does not fit the model's context: OpenAI's error code, vLLM's and OpenAI's message,
+# llama-cpp-python's server, llama.cpp's own server, and the wording other hosted services use.
+_CONTEXT_OVERFLOW = re.compile(
+    r"context_length_exceeded|maximum context length|exceed(s)? (the )?context window"
+    r"|exceeds? the available context size|exceed_context_size|prompt is too long",
+    re.IGNORECASE,
+)
 
 
 def reasoning_effort_for(budget: int) -> str:
@@ -159,6 +168,9 @@ def _map_status(status: int, headers: Mapping[str, str], text: str) -> MappedErr
         return MappedError(error, True, retry_after_seconds(headers))
     if status == 408:
         return MappedError(EndpointTimeout(f"endpoint timed out (HTTP 408): {text}"), False)
+    if status in (400, 413) and _CONTEXT_OVERFLOW.search(text):
+        overflow = ContextOverflow(f"the prompt does not fit the model's context (HTTP {status}): {text}")
+        return MappedError(overflow, retryable=False)
     if status >= 500:
         error = EndpointError(f"endpoint failed (HTTP {status}): {text}")
         return MappedError(error, True, retry_after_seconds(headers))

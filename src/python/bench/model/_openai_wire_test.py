@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from bench.errors import EndpointError, EndpointTimeout
+from bench.errors import ContextOverflow, EndpointError, EndpointTimeout
 from bench.model import _openai_wire as wire
 from bench.model._fault_server import openai_body
 from bench.model.protocol import Message, ModelParams
@@ -93,3 +93,24 @@ def test_retry_after_header_forms():
     assert wire.retry_after_seconds({"retry-after": "Thu, 01 Jan 1970 00:01:40 GMT"}, now=90.0) == 10.0
     assert wire.retry_after_seconds({"retry-after": "soon"}) is None
     assert wire.retry_after_seconds({}) is None
+
+
+@pytest.mark.parametrize(
+    "status, text",
+    [
+        (400, "Error code: 400 - {'error': {'code': 'context_length_exceeded', 'message': 'too long'}}"),
+        (400, "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens"),
+        (400, "Requested tokens (9123) exceed context window of 8192"),
+        (400, "the request exceeds the available context size, try increasing it"),
+        (413, "prompt is too long: 210000 tokens > 200000 maximum"),
+    ],
+)
+def test_context_overflow_replies_are_scored_as_timeouts_without_retry(status: int, text: str):
+    mapped = wire._map_status(status, {}, text)
+    assert isinstance(mapped.error, ContextOverflow) and isinstance(mapped.error, EndpointTimeout)
+    assert not mapped.retryable
+
+
+def test_other_bad_requests_stay_endpoint_errors():
+    mapped = wire._map_status(400, {}, "Error code: 400 - unknown parameter 'enable_thinking'")
+    assert type(mapped.error) is EndpointError and not mapped.retryable

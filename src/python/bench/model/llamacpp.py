@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.errors import EndpointError, EndpointTimeout, UsageError
+from bench.errors import ContextOverflow, EndpointError, EndpointTimeout, UsageError
 from bench.model._openai_wire import usage_counts
 from bench.model.protocol import Completion, Message, ModelParams, RequestContext
 from bench.model.registry import register
@@ -87,7 +87,9 @@ class LlamaCppModel:
                     max_tokens=params.max_tokens,
                     logits_processor=[guard],
                 )
-            except (ValueError, RuntimeError) as exc:  # e.g. the prompt does not fit the context
+            except (ValueError, RuntimeError) as exc:
+                if "context window" in str(exc):  # the estimate below fell short of the template's tokens
+                    raise ContextOverflow(f"llama.cpp: {exc}") from exc
                 raise EndpointError(f"llama.cpp failed: {exc}") from exc
             latency = time.monotonic() - start
             llama.reset()  # an aborted generation leaves nothing for the next call either
@@ -97,12 +99,12 @@ class LlamaCppModel:
 
     def _check_fits(self, llama: Any, messages: tuple[Message, ...]) -> None:
         """Refuse a prompt that cannot fit the context up front: llama-cpp-python would spend a long time
-        evaluating it before failing with an obscure error."""
+        evaluating it before failing. Scored model_timeout: the model cannot answer this task as configured."""
         tokens = sum(len(llama.tokenize(m.content.encode("utf-8"), add_bos=False)) for m in messages)
         tokens += _TEMPLATE_TOKENS_PER_MESSAGE * len(messages)
         if tokens >= self.context_size:
             size = self.context_size
-            raise EndpointError(f"llama.cpp failed: the prompt (~{tokens} tokens) does not fit the context of {size}")
+            raise ContextOverflow(f"the prompt (~{tokens} tokens) does not fit the context of {size} tokens")
 
     def _load(self) -> Any:
         if self._llama is None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.errors import EndpointError, EndpointTimeout, UsageError
+from bench.errors import ContextOverflow, EndpointTimeout, UsageError
 from bench.model.llamacpp import LlamaCppModel, resolve_gguf
 from bench.model.protocol import Message, ModelParams, RequestContext
 from bench.model.registry import get_model
@@ -57,7 +57,8 @@ def test_budget_runs_out_mid_generation_is_timeout(model: LlamaCppModel):
     assert model.complete(MESSAGES, GREEDY, CONTEXT).text.strip()
 
 
-def test_prompt_larger_than_context_is_endpoint_error():
+def test_prompt_larger_than_context_is_context_overflow_scored_as_timeout():
     small = LlamaCppModel("smollm2", ModelParams(context_size=64))
-    with pytest.raises(EndpointError, match="llama.cpp failed"):
+    with pytest.raises(ContextOverflow, match=r"does not fit the context of 64 tokens") as caught:
         small.complete((Message("user", "word " * 200),), GREEDY, CONTEXT)
+    assert isinstance(caught.value, EndpointTimeout)

@@ -13,7 +13,7 @@ from typing import Iterator
 
 import pytest
 
-from bench.errors import EndpointError, EndpointTimeout
+from bench.errors import ContextOverflow, EndpointError, EndpointTimeout
 from bench.model._fault_server import REPLY_TEXT, SERVED_MODEL, FaultServer, closed_port_url
 from bench.model._retry import RetryPolicy
 from bench.model.llamacpp import resolve_gguf
@@ -244,3 +244,10 @@ def test_real_server_tiny_budget_is_timeout(llama_server: str):
     long_prompt = (Message("user", "Count from one to five hundred in words. " * 20),)
     with pytest.raises(EndpointTimeout):
         model.complete(long_prompt, ModelParams(max_tokens=64, timeout_seconds=0.05), CONTEXT)
+
+
+def test_real_server_prompt_beyond_its_context_is_context_overflow(llama_server: str):
+    model = OpenAICompatibleModel("openai-api/local/smollm2", "smollm2", base_url=llama_server, api_key=None)
+    too_long = (Message("user", "word " * 3000),)  # the server was started with --n_ctx 2048
+    with pytest.raises(ContextOverflow, match="context"):
+        model.complete(too_long, ModelParams(max_tokens=8, timeout_seconds=120), CONTEXT)
