@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
 def admit_batch(documents: list[dict], args: argparse.Namespace) -> int:
     """Admit mutation candidates through the batch gate; print one line each and the yield table."""
-    from bench.gate.mutation_batch import DEFAULT_CAP, admit_mutations
+    from bench.gate.mutation_batch import DEFAULT_CAP, YIELD_COLUMNS, admit_mutations
     from bench.variables import find_root, get
 
     def report(admission, seconds: float) -> None:
@@ -108,8 +108,7 @@ def admit_batch(documents: list[dict], args: argparse.Namespace) -> int:
     for outcome in outcomes:
         counts = outcome.yield_counts()
         tried = len(outcome.admissions)
-        table = " ".join(f"{name}={counts.get(name, 0)}" for name in ("good", "broad", "undetected", "import",
-                                                                      "timeout", "other"))
+        table = " ".join(f"{name}={counts.get(name, 0)}" for name in YIELD_COLUMNS)
         per_hour = tried / outcome.seconds * 3600 if outcome.seconds else 0.0
         print(f"yield: {tried} judged ({outcome.skipped} decided earlier): {table}; "
               f"release suite {outcome.release_seconds:.1f} s; {per_hour:.0f} mutants/hour")

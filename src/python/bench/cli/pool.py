@@ -9,6 +9,9 @@ from collections import Counter, defaultdict
 EPILOG = """examples:
   bench pool stats              per library: candidates judged, admitted, dropped by reason; the pool's digest
   bench pool stats --kind pr    only the rows of one kind (the totals and digest stay those of the whole pool)
+  bench pool stats --classes    mutation rows in the yield classes of `bench mutate --admit`: good (admitted),
+                                broad (> 20 targets), undetected, import (cannot collect), timeout, other
+                                (a duplicate of an admitted mutant, or the environment failed)
   bench pool stats --json
   bench pool sync-build         regenerate tasks/*/BUILD (one bench_task target per spec)
 """
@@ -21,6 +24,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--kind", choices=("pr", "synthetic", "mutation"), default=None,
                    help="print only the rows of this kind")
+    p.add_argument("--classes", action="store_true",
+                   help="mutation rows only, with drops counted in the mutation yield classes")
     p.set_defaults(run=run)
 
 
@@ -40,18 +45,46 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats, indent=2, sort_keys=True))
         return 0
+    if args.classes:
+        print_yield_classes(stats["libraries"])
+    else:
+        print_reasons(stats["libraries"], args.kind)
+    print(f"total: {stats['admitted']} admitted tasks from {stats['library_count']} libraries "
+          f"({stats['by_kind']}); {stats['dropped']} dropped")
+    print(f"pool digest: {stats['digest']}")
+    return 0
+
+
+def print_reasons(rows: list[dict], kind: str | None) -> None:
     print(f"{'library':<24} {'kind':<10} {'candidates':>10} {'admitted':>8} {'dropped':>8} {'yield':>6}  drop reasons")
-    for row in stats["libraries"]:
-        if args.kind and row["kind"] != args.kind:
+    for row in rows:
+        if kind and row["kind"] != kind:
             continue
         reasons = ", ".join(f"{r}={n}" for r, n in sorted(row["drop_reasons"].items()))
         judged = row["admitted"] + row["dropped"]
         print(f"{row['library']:<24} {row['kind']:<10} {judged:>10} {row['admitted']:>8} {row['dropped']:>8} "
               f"{row['admitted'] / judged:>6.0%}  {reasons}")
-    print(f"total: {stats['admitted']} admitted tasks from {stats['library_count']} libraries "
-          f"({stats['by_kind']}); {stats['dropped']} dropped")
-    print(f"pool digest: {stats['digest']}")
-    return 0
+
+
+def print_yield_classes(rows: list[dict]) -> None:
+    from bench.gate.mutation_batch import YIELD_COLUMNS, yield_class
+
+    print(f"{'library':<24} {'candidates':>10} " + " ".join(f"{name:>10}" for name in YIELD_COLUMNS))
+    totals: Counter = Counter()
+    for row in (r for r in rows if r["kind"] == "mutation"):
+        counts = Counter({"good": row["admitted"]})
+        for reason, count in row["drop_reasons"].items():
+            counts[yield_class(reason)] += count
+        counts["candidates"] = row["admitted"] + row["dropped"]
+        totals.update(counts)
+        print(_classes_line(row["library"], counts, YIELD_COLUMNS))
+    print(_classes_line("all mutation", totals, YIELD_COLUMNS))
+
+
+def _classes_line(label: str, counts: Counter, columns: tuple[str, ...]) -> str:
+    judged = counts["candidates"]
+    cells = " ".join(f"{counts[name]:>4} {counts[name] / judged if judged else 0:>4.0%} " for name in columns)
+    return f"{label:<24} {judged:>10} {cells}"
 
 
 def pool_stats(specs, root) -> dict:

@@ -42,3 +42,21 @@ def test_the_pool_digest_changes_with_any_admitted_spec(tmp_path, monkeypatch, c
     path.write_text(json.dumps(dict(json.loads(path.read_text()), fail_to_pass=["tests/test_core.py::test_other"])))
     main(["pool", "stats", "--json"])
     assert json.loads(capsys.readouterr().out)["digest"] != before
+
+
+def test_classes_count_mutation_drops_in_the_yield_columns_of_mutate(tmp_path, monkeypatch, capsys):
+    _pool(tmp_path, monkeypatch)
+    drops = tmp_path / "tasks" / "_dropped"
+    mutant = {"kind": "mutation", "sdist": {"name": "Tiny_Lib"}, "repo": "pypi/tiny-lib"}
+    reasons = ("nothing_flips", "too_many_targets", "too_many_targets", "collection_failed_at_base", "timeout",
+               "duplicate_of:mutation.tiny-lib.1.0.aa", "install_failed")
+    for number, reason in enumerate(reasons):
+        candidate = dict(mutant, task_id=f"mutation.tiny-lib.1.0.{number:02d}")
+        (drops / f"{candidate['task_id']}.json").write_text(json.dumps({"candidate": candidate, "reason": reason}))
+    assert main(["pool", "stats", "--classes"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["library", "candidates", "good", "broad", "undetected", "import", "timeout", "other"]
+    # No admitted mutant: good 0; broad 2 of 7; one each undetected, import, timeout; duplicate + install = other.
+    assert lines[1].split() == ["tiny-lib", "7", "0", "0%", "2", "29%", "1", "14%", "1", "14%", "1", "14%",
+                                "2", "29%"]
+    assert lines[2].split()[:3] == ["all", "mutation", "7"]  # the PR library is not a mutation row

@@ -44,6 +44,13 @@ YIELD_CLASSES = {  # drop reason → the yield table's column
     "admitted": "good", "too_many_targets": "broad", "nothing_flips": "undetected",
     "collection_failed_at_base": "import", "timeout": "timeout",
 }
+YIELD_COLUMNS = ("good", "broad", "undetected", "import", "timeout", "other")
+
+
+def yield_class(reason: str) -> str:
+    """The yield column of an admission's reason; duplicates of admitted mutants and environment drops are
+    "other" (a duplicate's ``duplicate_of:<id>`` names the task it repeats)."""
+    return YIELD_CLASSES.get(reason.split(":")[0], "other")
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,7 @@ class BatchOutcome:
     seconds: float
 
     def yield_counts(self) -> Counter:
-        return Counter(YIELD_CLASSES.get(a.reason, "other") for a in self.admissions)
+        return Counter(yield_class(a.reason) for a in self.admissions)
 
 
 def admit_mutations(candidates: Sequence[dict], root: Path, *, k: int = 3, sandbox_name: str = "bwrap",
