@@ -190,7 +190,7 @@ def measure_library(release: str, args: argparse.Namespace, work: Path) -> tuple
             try:
                 run = run_suite(run_dir, venv, test_paths, timeout)
             finally:
-                revert(run_dir / "tree", candidate.site)
+                revert(run_dir / "tree", candidate.site, candidate.original)
         finally:
             run_dirs.put(run_dir)
         outcome, failing = classify(run, baseline.failing)

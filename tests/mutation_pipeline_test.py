@@ -47,7 +47,8 @@ def test_download_mutate_lock_certify_admit(scratch_checkout: Path, tmp_path: Pa
     for path in specs:
         spec = json.loads(path.read_text())
         assert 1 <= len(spec["fail_to_pass"]) <= 20
-        assert spec["sdist"]["sha256"] and spec["mutation"]["replacement"] != spec["mutation"]["original"]
+        assert spec["sdist"]["sha256"] and len(spec["mutation"]["original_sha256"]) == 64
+        assert "original" not in spec["mutation"]  # the replaced text is named by hash, never quoted
         assert "diff" not in spec["mutation"]  # the diff quotes the library's code: it stays out of the spec
         assert (scratch_checkout / "results" / "certificates" / f"{path.stem}.json.gz").is_file()
     drop = json.loads((scratch_checkout / "tasks" / "_dropped" / "mutation.cachetools.5.5.0.6abbe5bf.json").read_text())

@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         candidates = mutate(tree, seed=args.seed, limit=args.limit)
     written = []
     for candidate in candidates:
-        spec = candidate_spec(pin, candidate.site, library=pin.name, test_files=tests)
+        spec = candidate_spec(pin, candidate.site, original=candidate.original, library=pin.name, test_files=tests)
         document = json.dumps(spec, indent=2, ensure_ascii=False) + "\n"
         write_atomic(out / f"{spec['task_id']}.json", document.encode("utf-8"))
         write_atomic(out / f"{spec['task_id']}.diff", candidate.diff.encode("utf-8"))

@@ -60,7 +60,9 @@ def test_mutate_writes_valid_candidate_specs_and_prints_a_summary(local_release,
         assert doc["test_files"] == ["tests/test_demo.py"] and doc["mutation"]["seed"] == 4
         assert "diff" not in doc["mutation"]  # it quotes the library's code: kept beside the spec, not in it
         diff = (out / f"{doc['task_id']}.diff").read_text()
-        assert f"-{doc['mutation']['original']}" in diff.replace(" ", "") or doc["mutation"]["original"] in diff
+        added = [line for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+        assert len(added) == 1 and doc["mutation"]["replacement"] in added[0]
+        assert "original" not in doc["mutation"] and len(doc["mutation"]["original_sha256"]) == 64
     assert {doc["mutation"]["function"] for doc in documents} == {"lower", "total"}
     lines = capsys.readouterr().out.splitlines()
     assert lines[-1].split() == ["total", "2"] and len(lines) == 8

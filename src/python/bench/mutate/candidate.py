@@ -1,7 +1,7 @@
 """A mutation candidate as a task spec: the JSON a maintainer certifies and, once admitted, commits.
 
-The spec names the release by index, file name and sha256 and the bug by byte span and text; it carries no
-third-party source. ``fail_to_pass`` and ``pass_to_pass`` stay empty until the gate has certified it.
+The spec names the release by index, file name and sha256 and the bug by byte span, the sha256 of the text the
+span holds, and the replacement; it carries no third-party source. ``fail_to_pass`` and ``pass_to_pass`` stay empty until the gate has certified it.
 """
 
 from __future__ import annotations
@@ -18,14 +18,18 @@ MUTATION_IMAGE = "trixie-py313"
 _UNSAFE_ID_CHARACTERS = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-def site_hash(pin: SdistPin, site: MutationSite) -> str:
-    """sha256 of what makes the bug: the release and the span edit (not the seed or index that found it)."""
+def site_hash(pin: SdistPin, site: MutationSite, original: str) -> str:
+    """sha256 of what makes the bug: the release and the span edit (not the seed or index that found it).
+
+    ``original`` is the span's text (the engine has it; a spec only names it by hash). It is part of the identity
+    as it always was, so task ids stay what they were when specs still quoted it.
+    """
     identity = {
         "sdist_sha256": pin.sha256,
         "file": site.file,
         "start": site.start,
         "end": site.end,
-        "original": site.original,
+        "original": original,
         "replacement": site.replacement,
     }
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
@@ -40,14 +44,15 @@ def _safe(text: str) -> str:
     return _UNSAFE_ID_CHARACTERS.sub("-", text).lower()
 
 
-def task_id_for(pin: SdistPin, site: MutationSite, *, library: str) -> str:
-    return f"mutation.{normalise_name(library)}.{_safe(pin.version)}.{site_hash(pin, site)[:8]}"
+def task_id_for(pin: SdistPin, site: MutationSite, *, original: str, library: str) -> str:
+    return f"mutation.{normalise_name(library)}.{_safe(pin.version)}.{site_hash(pin, site, original)[:8]}"
 
 
 def candidate_spec(
     pin: SdistPin,
     site: MutationSite,
     *,
+    original: str,
     library: str,
     source_files: tuple[str, ...] | list[str] | None = None,
     test_files: tuple[str, ...] | list[str],
@@ -59,7 +64,7 @@ def candidate_spec(
     """
     return {
         "schema_version": 1,
-        "task_id": task_id_for(pin, site, library=library),
+        "task_id": task_id_for(pin, site, original=original, library=library),
         "kind": "mutation",
         "repo": f"pypi:{pin.name}=={pin.version}",
         "source_files": list(source_files) if source_files is not None else [site.file],

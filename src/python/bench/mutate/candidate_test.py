@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 
 from bench.mutate.candidate import candidate_spec, lockfile_for, site_hash, task_id_for
@@ -18,7 +19,7 @@ SITE = MutationSite(
     col=29,
     start=4085,
     end=4087,
-    original="!=",
+    original_sha256=hashlib.sha256(b"!=").hexdigest(),
     replacement="==",
     engine_version="1",
     seed=0,
@@ -27,7 +28,8 @@ SITE = MutationSite(
 
 
 def test_candidate_spec_is_a_valid_mutation_task_spec():
-    doc = candidate_spec(PIN, SITE, library="more-itertools", test_files=("tests/test_more.py",), diff="--- a\n")
+    doc = candidate_spec(PIN, SITE, original="!=", library="more-itertools", test_files=("tests/test_more.py",),
+                         diff="--- a\n")
     validate_document(doc)
     spec = spec_from_document(doc)
     assert spec.kind == "mutation" and spec.repo == "pypi:more-itertools==10.5.0"
@@ -36,27 +38,33 @@ def test_candidate_spec_is_a_valid_mutation_task_spec():
     assert spec.image == "trixie-py313" and spec.lockfile == "lockfiles/tasks/mutation-more-itertools-10.5.0.lock"
     assert spec.sdist == PIN and spec.mutation == SITE
     assert doc["provenance"] == {"source": "mutation"} and doc["mutation"]["diff"] == "--- a\n"
+    assert "original" not in doc["mutation"]  # the span's text is named by hash: no library code in a spec
 
 
 def test_task_id_names_library_version_and_site_hash():
-    expected = f"mutation.more-itertools.10.5.0.{site_hash(PIN, SITE)[:8]}"
-    assert task_id_for(PIN, SITE, library="more-itertools") == expected
+    expected = f"mutation.more-itertools.10.5.0.{site_hash(PIN, SITE, '!=')[:8]}"
+    assert task_id_for(PIN, SITE, original="!=", library="more-itertools") == expected
 
 
 def test_task_id_ignores_how_the_site_was_found_but_not_what_it_changes():
     same_bug = replace(SITE, seed=9, index=0, engine_version="2", function="x", lineno=1, col=0)
-    assert task_id_for(PIN, same_bug, library="m") == task_id_for(PIN, SITE, library="m")
-    assert task_id_for(PIN, replace(SITE, replacement="<"), library="m") != task_id_for(PIN, SITE, library="m")
+    def task_id(site: MutationSite, original: str = "!=") -> str:
+        return task_id_for(PIN, site, original=original, library="m")
+
+    assert task_id(same_bug) == task_id(SITE)
+    assert task_id(replace(SITE, replacement="<")) != task_id(SITE)
+    assert task_id(SITE, original="==") != task_id(SITE)
     other_release = replace(PIN, sha256="cd" * 32)
-    assert site_hash(other_release, SITE) != site_hash(PIN, SITE)
+    assert site_hash(other_release, SITE, "!=") != site_hash(PIN, SITE, "!=")
 
 
 def test_ids_and_locks_are_lowercase_and_safe():
     pin = replace(PIN, name="Foo_Bar", version="1.0RC1+local")
-    assert task_id_for(pin, SITE, library="Foo_Bar").startswith("mutation.foo-bar.1.0rc1-local.")
+    assert task_id_for(pin, SITE, original="!=", library="Foo_Bar").startswith("mutation.foo-bar.1.0rc1-local.")
     assert lockfile_for(pin) == "lockfiles/tasks/mutation-foo-bar-1.0rc1-local.lock"
 
 
 def test_source_files_can_be_given_explicitly():
-    doc = candidate_spec(PIN, SITE, library="m", source_files=["a.py", "b.py"], test_files=["tests/t.py"])
+    doc = candidate_spec(PIN, SITE, original="!=", library="m", source_files=["a.py", "b.py"],
+                         test_files=["tests/t.py"])
     assert doc["source_files"] == ["a.py", "b.py"] and "diff" not in doc["mutation"]

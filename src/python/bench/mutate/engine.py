@@ -6,7 +6,8 @@ edit re-parses to exactly the intended AST change is kept. With ``limit`` the fu
 in seeded order until enough mutants exist. The result is sorted by (file, byte offset) and numbered.
 
 Edits are byte-span replacements of the original file: formatting and comments outside the span stay as they
-were. :func:`apply_mutation` and :func:`revert` write one site into a tree after checking the bytes at its span.
+were. :func:`apply_mutation` and :func:`revert` write one site into a tree after checking the bytes at its span
+(against the sha256 the site names: the text itself stays out of task specs).
 """
 
 from __future__ import annotations
@@ -31,9 +32,14 @@ ENGINE_VERSION = "1"
 
 @dataclass(frozen=True)
 class MutationCandidate:
-    """One proposed mutant: where and what (``site``) and the unified diff it makes."""
+    """One proposed mutant: where and what (``site``), the text its span replaces, and the unified diff it makes.
+
+    ``original`` and ``diff`` quote the library's code: they are for the reviewer and for :func:`revert`, and
+    never enter a task spec (the site names the original text by sha256).
+    """
 
     site: MutationSite
+    original: str
     diff: str
 
     def to_dict(self) -> dict:
@@ -109,13 +115,13 @@ def _candidate(function: _FunctionSites, site: RawSite, edit: Edit, seed: int) -
         col=start - line_starts[line - 1],
         start=start,
         end=end,
-        original=module.view.text(start, end),
+        original_sha256=text_sha256(module.view.text(start, end)),
         replacement=text,
         engine_version=ENGINE_VERSION,
         seed=seed,
         index=-1,  # numbered once the final order is known
     )
-    return MutationCandidate(mutant_site, _diff(module.path, data, edit))
+    return MutationCandidate(mutant_site, module.view.text(start, end), _diff(module.path, data, edit))
 
 
 def _choose(function: _FunctionSites, seed: int) -> MutationCandidate | None:
@@ -159,7 +165,8 @@ def mutate(
             chosen.append(candidate)
     chosen.sort(key=lambda c: (c.site.file, c.site.start, c.site.end, c.site.operator))
     return tuple(
-        MutationCandidate(_with_index(candidate.site, index), candidate.diff) for index, candidate in enumerate(chosen)
+        MutationCandidate(_with_index(candidate.site, index), candidate.original, candidate.diff)
+        for index, candidate in enumerate(chosen)
     )
 
 
@@ -206,11 +213,23 @@ def _swap(tree: Path, site: MutationSite, expected: str, new: str) -> Path:
     return path
 
 
+def text_sha256(text: str) -> str:
+    """How a site names the text its span replaces (sha256 of the UTF-8 bytes)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def apply_mutation(tree: Path, site: MutationSite) -> Path:
-    """Write ``site`` into the tree (its span must hold ``site.original``); returns the changed file."""
-    return _swap(tree, site, site.original, site.replacement)
+    """Write ``site`` into the tree (its span must hash to ``site.original_sha256``); returns the changed file."""
+    span = (Path(tree) / site.file).read_bytes()[site.start : site.end]
+    if hashlib.sha256(span).hexdigest() != site.original_sha256:
+        raise CheckFailed(f"{site.file}@{site.start}: the span does not hold the text the site names "
+                          f"(sha256 {site.original_sha256[:12]}…), found {span.decode(errors='replace')!r}")
+    return _swap(tree, site, span.decode("utf-8"), site.replacement)
 
 
-def revert(tree: Path, site: MutationSite) -> Path:
-    """Undo :func:`apply_mutation` (the span must hold ``site.replacement``); returns the restored file."""
-    return _swap(tree, site, site.replacement, site.original)
+def revert(tree: Path, site: MutationSite, original: str) -> Path:
+    """Undo :func:`apply_mutation` (the span must hold ``site.replacement``); ``original`` is the text the
+    span held (:attr:`MutationCandidate.original`, or read from the release). Returns the restored file."""
+    if text_sha256(original) != site.original_sha256:
+        raise CheckFailed(f"{site.file}@{site.start}: {original!r} is not the text the site replaced")
+    return _swap(tree, site, site.replacement, original)

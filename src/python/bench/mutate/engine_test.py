@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import textwrap
 from pathlib import Path
@@ -26,7 +27,7 @@ def _choices(tree: Path, operator: str, seeds=range(40)) -> set[tuple[str, str]]
     """Every (original, replacement) the seeded choice lands on for ``operator`` over many seeds."""
     found = set()
     for seed in seeds:
-        found.update((c.site.original, c.site.replacement) for c in mutate(tree, seed=seed, operators=(operator,)))
+        found.update((c.original, c.site.replacement) for c in mutate(tree, seed=seed, operators=(operator,)))
     return found
 
 
@@ -247,7 +248,8 @@ def test_every_candidate_reparses_to_exactly_one_changed_node(tmp_path):
         for candidate in mutate(tree, seed=seed):
             site = candidate.site
             data = (tree / site.file).read_bytes()
-            assert data[site.start : site.end].decode() == site.original
+            assert data[site.start : site.end].decode() == candidate.original
+            assert site.original_sha256 == hashlib.sha256(data[site.start : site.end]).hexdigest()
             mutated = ast.parse(data[: site.start] + site.replacement.encode() + data[site.end :])
             changed = [
                 index
@@ -351,7 +353,8 @@ def test_candidate_records_location_and_diff(tmp_path):
     (candidate,) = mutate(tree, operators=(ops.COMPARISON,))
     site = candidate.site
     assert (site.file, site.function, site.operator, site.lineno, site.col) == ("pkg/mod.py", "f", "comparison", 3, 14)
-    assert (site.original, site.replacement, site.end - site.start) == ("<", "<=", 1)
+    assert (candidate.original, site.replacement, site.end - site.start) == ("<", "<=", 1)
+    assert site.original_sha256 == hashlib.sha256(b"<").hexdigest()  # the spec names the text, never quotes it
     assert candidate.diff == (
         "--- a/pkg/mod.py\n+++ b/pkg/mod.py\n@@ -1,3 +1,3 @@\n def f(a, b):\n     x = 1\n"
         "-    return a  <  b\n+    return a  <=  b\n"
@@ -383,7 +386,7 @@ def test_apply_and_revert_round_trip_and_drop_stale_bytecode(tmp_path):
         mutated = path.read_bytes()
         assert mutated == original[: site.start] + site.replacement.encode() + original[site.end :]
         assert not (cache / "mod.cpython-311.pyc").exists() and (cache / "other.cpython-311.pyc").exists()
-        revert(tree, site)
+        revert(tree, site, candidate.original)
         assert path.read_bytes() == original
 
 
@@ -391,11 +394,16 @@ def test_apply_refuses_when_the_span_does_not_hold_the_original(tmp_path):
     tree = _tree(tmp_path, "def f(a, b):\n    return a < b\n")
     (candidate,) = mutate(tree, operators=(ops.COMPARISON,))
     apply_mutation(tree, candidate.site)
-    with pytest.raises(CheckFailed, match="expected '<'"):
+    with pytest.raises(CheckFailed, match="already swapped"):  # `<=` starts with `<`: the hash alone agrees
         apply_mutation(tree, candidate.site)
-    revert(tree, candidate.site)
+    with pytest.raises(CheckFailed, match="not the text the site replaced"):
+        revert(tree, candidate.site, ">")
+    revert(tree, candidate.site, candidate.original)
     with pytest.raises(CheckFailed, match="expected '<='"):
-        revert(tree, candidate.site)
+        revert(tree, candidate.site, candidate.original)
+    (tree / "pkg/mod.py").write_text("def f(a, b):\n    return a > b\n")  # same size, other text
+    with pytest.raises(CheckFailed, match="does not hold the text the site names"):
+        apply_mutation(tree, candidate.site)
 
 
 # --- a real release ------------------------------------------------------------------------------------------
@@ -403,13 +411,18 @@ def test_apply_refuses_when_the_span_does_not_hold_the_original(tmp_path):
 
 def test_engine_version_1_output_on_six_is_pinned(tmp_path, monkeypatch):
     """Any change to what the engine proposes must bump ENGINE_VERSION (and this digest) on purpose."""
-    import hashlib
-
     from bench.source.sdist import fetch_sdist, find_release, unpack_sdist
 
     monkeypatch.setenv("BENCH_CACHE_DIR", str(tmp_path / "cache"))
     tree = unpack_sdist(fetch_sdist(find_release("six", "1.16.0")), tmp_path / "six")
     candidates = mutate(tree, seed=0)
-    digest = hashlib.sha256(json.dumps([c.to_dict() for c in candidates], sort_keys=True).encode()).hexdigest()
+    # Digested as when sites quoted their text (now named by sha256): the proposals themselves are unchanged.
+    quoted = [{**_without(c.to_dict(), "original_sha256"), "original": c.original} for c in candidates]
+    digest = hashlib.sha256(json.dumps(quoted, sort_keys=True).encode()).hexdigest()
+    assert all(c.site.original_sha256 == hashlib.sha256(c.original.encode()).hexdigest() for c in candidates)
     assert ENGINE_VERSION == "1"
     assert (len(candidates), digest) == (59, "982a77b8ac74096b29e8f4306db5110f93aa83e31ae9f7228a3d1f3b319ca147")
+
+
+def _without(mapping: dict, key: str) -> dict:
+    return {k: v for k, v in mapping.items() if k != key}

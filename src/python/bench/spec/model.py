@@ -32,7 +32,11 @@ class SdistPin:
 
 @dataclass(frozen=True)
 class MutationSite:
-    """One injected bug: a byte-span replacement in one file of the released tree."""
+    """One injected bug: a byte-span replacement in one file of the released tree.
+
+    The span's text is named by its sha256, never quoted: a spec carries no third-party source. Whoever holds
+    the pinned release reads the text at ``start:end`` and checks it against ``original_sha256``.
+    """
 
     file: str
     function: str
@@ -41,7 +45,7 @@ class MutationSite:
     col: int
     start: int
     end: int
-    original: str
+    original_sha256: str
     replacement: str
     engine_version: str
     seed: int
