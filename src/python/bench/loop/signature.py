@@ -13,7 +13,10 @@ Normalising the error line (:func:`normalise_error_line`) is what makes "the sam
 varies between runs of identical code or between trivially different candidates:
 
 * absolute paths are reduced to their last component (the workspace and pytest's tmp dirs differ per run);
-* memory addresses (``0x7f3a9c...``, six or more hex digits) become ``0x_`` (they differ per process);
+* memory addresses (``0x7f3a9c...``, six or more hex digits) become ``0x_`` (they differ per process), and so
+  does the tail of one that pytest's repr truncation cut off its ``0x`` (``'<Obj...7fc82839d550>'``): a line
+  holding such a tail never repeated across runs, so no signature that did repeat changes; ``id()`` values
+  that reprs print in decimal (``<cp33-cp33-plat @ 140650567543104>``, packaging's ``Tag``) become ``id_``;
 * **location line numbers are dropped** (``mod.py:42`` → ``mod.py``, ``line 42`` → ``line _``). An edit that
   inserts or deletes lines above the fault shifts every line number below it; keeping them would make one
   recurring failure look new after any such edit and hide limit cycles (an oscillation would be scored
@@ -41,6 +44,10 @@ _SEGMENT = r"[^\s/\\:'\"()\[\]<>,;]+"
 _POSIX_ABS = re.compile(rf"(?<![\w.:/~\\-])/(?:{_SEGMENT}/)*({_SEGMENT})")
 _WINDOWS_ABS = re.compile(rf"\b[A-Za-z]:\\(?:{_SEGMENT}\\)*({_SEGMENT})")
 _ADDRESS = re.compile(r"\b0[xX][0-9a-fA-F]{6,}\b")
+# What pytest's saferepr leaves of ``<... object at 0x7fc82839d550>`` cut in the middle: ``...7fc82839d550>``.
+# At least one digit, so a word of hex letters (``...face>``) is left alone.
+_TRUNCATED_ADDRESS = re.compile(r"(\.\.\.)(?=[a-fA-F]*[0-9])[0-9a-fA-F]{4,}>")
+_DECIMAL_ID = re.compile(r"(@\s?)\d{9,}>")
 # ``mod.py:42`` or ``mod.py:42:7`` (pytest --tb=line/short, flake-style) — but not ``mod.py::test`` node ids.
 _FILE_LINENO = re.compile(r"(\.py[iwx]?)(?::\d+)+\b")
 _LINE_WORD = re.compile(r"\bline\s+\d+\b")
@@ -53,6 +60,8 @@ def normalise_error_line(line: str) -> str:
     text = line[:MAX_ERROR_LINE_CHARS]
     text = _PYTEST_GUTTER.sub("", text.strip())
     text = _ADDRESS.sub("0x_", text)
+    text = _TRUNCATED_ADDRESS.sub(r"\g<1>0x_>", text)
+    text = _DECIMAL_ID.sub(r"\g<1>id_>", text)
     text = _POSIX_ABS.sub(r"\1", text)
     text = _WINDOWS_ABS.sub(r"\1", text)
     text = _FILE_LINENO.sub(r"\1", text)

@@ -37,6 +37,21 @@ def test_normalise_replaces_memory_addresses():
     assert normalise_error_line(line) == "AssertionError: <pkg.Node object at 0x_> != <pkg.Node object at 0x_>"
 
 
+def test_normalise_replaces_the_tail_of_an_address_cut_by_pytests_repr_truncation():
+    first = "assert '<test_defaul...7fc82839d550>' == \"<class 'test...lts._Marker'>\""
+    second = "assert '<test_defaul...7f03cdba5550>' == \"<class 'test...lts._Marker'>\""
+    assert normalise_error_line(first) == normalise_error_line(second)
+    assert normalise_error_line(first) == "assert '<test_defaul...0x_>' == \"<class 'test...lts._Marker'>\""
+    assert normalise_error_line("assert 'abc...def>' == 'x'") == "assert 'abc...def>' == 'x'"  # too short
+    assert normalise_error_line("assert 'a...faced>' == 'x'") == "assert 'a...faced>' == 'x'"  # a word
+
+
+def test_normalise_replaces_decimal_ids_in_reprs():
+    line = "assert [<cp33-cp33-plat @ 140650567543104>] == [<cp33-cp33-plat @ 140650567545344>]"
+    assert normalise_error_line(line) == "assert [<cp33-cp33-plat @ id_>] == [<cp33-cp33-plat @ id_>]"
+    assert normalise_error_line("assert 'user@1234>' == 'x'") == "assert 'user@1234>' == 'x'"  # too short
+
+
 def test_normalise_keeps_short_hex_literals_in_messages():
     assert normalise_error_line("assert 0x10 == 17") == "assert 0x10 == 17"
 
