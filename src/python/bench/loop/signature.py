@@ -17,6 +17,8 @@ varies between runs of identical code or between trivially different candidates:
   does the tail of one that pytest's repr truncation cut off its ``0x`` (``'<Obj...7fc82839d550>'``): a line
   holding such a tail never repeated across runs, so no signature that did repeat changes; ``id()`` values
   that reprs print in decimal (``<cp33-cp33-plat @ 140650567543104>``, packaging's ``Tag``) become ``id_``;
+* a quoted literal holding undecodable bytes (U+FFFD after decoding) becomes ``'<binary>'``: such bytes are
+  random data in practice (requests' tests assert on ``os.urandom`` output), never a stable part of the state;
 * **location line numbers are dropped** (``mod.py:42`` → ``mod.py``, ``line 42`` → ``line _``). An edit that
   inserts or deletes lines above the fault shifts every line number below it; keeping them would make one
   recurring failure look new after any such edit and hide limit cycles (an oscillation would be scored
@@ -48,6 +50,7 @@ _ADDRESS = re.compile(r"\b0[xX][0-9a-fA-F]{6,}\b")
 # At least one digit, so a word of hex letters (``...face>``) is left alone.
 _TRUNCATED_ADDRESS = re.compile(r"(\.\.\.)(?=[a-fA-F]*[0-9])[0-9a-fA-F]{4,}>")
 _DECIMAL_ID = re.compile(r"(@\s?)\d{9,}>")
+_BINARY_LITERAL = re.compile("'[^'\n]*\ufffd[^'\n]*'|\"[^\"\n]*\ufffd[^\"\n]*\"")
 # ``mod.py:42`` or ``mod.py:42:7`` (pytest --tb=line/short, flake-style) — but not ``mod.py::test`` node ids.
 _FILE_LINENO = re.compile(r"(\.py[iwx]?)(?::\d+)+\b")
 _LINE_WORD = re.compile(r"\bline\s+\d+\b")
@@ -62,6 +65,7 @@ def normalise_error_line(line: str) -> str:
     text = _ADDRESS.sub("0x_", text)
     text = _TRUNCATED_ADDRESS.sub(r"\g<1>0x_>", text)
     text = _DECIMAL_ID.sub(r"\g<1>id_>", text)
+    text = _BINARY_LITERAL.sub("'<binary>'", text)
     text = _POSIX_ABS.sub(r"\1", text)
     text = _WINDOWS_ABS.sub(r"\1", text)
     text = _FILE_LINENO.sub(r"\1", text)

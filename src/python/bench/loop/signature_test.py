@@ -52,6 +52,14 @@ def test_normalise_replaces_decimal_ids_in_reprs():
     assert normalise_error_line("assert 'user@1234>' == 'x'") == "assert 'user@1234>' == 'x'"  # too short
 
 
+def test_normalise_replaces_literals_of_undecodable_bytes():
+    first = "AssertionError: assert '\ufffd\ufffd30\ufffdJox' not in '[Errno Expe...\ufffd~Dq<,\ufffd(: 0'"
+    second = "AssertionError: assert '\ufffdJc\ufffdIZr' not in \"[Errno Expe...\ufffd\ufffdXv: 0\""
+    assert normalise_error_line(first) == "AssertionError: assert '<binary>' not in '<binary>'"
+    assert normalise_error_line(second) == normalise_error_line(first)
+    assert normalise_error_line("assert 'caf\u00e9' == 'cafe'") == "assert 'caf\u00e9' == 'cafe'"
+
+
 def test_normalise_keeps_short_hex_literals_in_messages():
     assert normalise_error_line("assert 0x10 == 17") == "assert 0x10 == 17"
 
