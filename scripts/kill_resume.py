@@ -2,8 +2,10 @@
 
     python scripts/kill_resume.py [--kills 20] [--tasks kind:synthetic] [--seed 7]
 
-Prints one line per kill and a final line `kills=… units=… records=… unique=… lost=… duplicated=…`; exits 1
-when a record was lost or duplicated. Run from the checkout (or with BENCH_ROOT set).
+Prints one line per kill and a final line `kills=… landed=… units=… records=… unique=… lost=… duplicated=…`
+(`landed`: kills that hit a running process; a run that had already finished is not killed, so choose enough
+--tasks for every kill to land); exits 1 when a record was lost or duplicated. Run from the checkout (or with
+BENCH_ROOT set).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
                BENCH_NO_PROGRESS="1")
     with tempfile.TemporaryDirectory(prefix="kill-resume-") as scratch:
         out = Path(scratch) / "out"
+        landed = 0
         for number in range(1, args.kills + 1):
             proc = subprocess.Popen(score_command(out, args.tasks, args.model), env=env, start_new_session=True,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -65,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
             finished = proc.poll() is not None
             if not finished:
                 os.killpg(proc.pid, signal.SIGKILL)
+                landed += 1
             proc.wait()
             total, unique, partial = count(out)
             print(f"kill {number:>2} after {delay:4.1f}s: records={total} unique={unique} "
@@ -77,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         total, unique, partial = count(out)
         lost = expected - unique
         duplicated = total - unique
-        print(f"kills={args.kills} units={expected} records={total} unique={unique} lost={lost} "
+        print(f"kills={args.kills} landed={landed} units={expected} records={total} unique={unique} lost={lost} "
               f"duplicated={duplicated} partial_tail_bytes={partial}")
         return 0 if lost == 0 and duplicated == 0 and partial == 0 else 1
 
