@@ -25,9 +25,17 @@ def build_argv(*, suite: str, variant: str, mirror: str, architecture: str, incl
 
 
 def build_env(source_date_epoch: int) -> dict[str, str]:
-    """The host environment plus the fixed clock that makes two builds byte-identical."""
-    env = dict(os.environ)
-    env.update(SOURCE_DATE_EPOCH=str(source_date_epoch), LC_ALL="C.UTF-8", DEBIAN_FRONTEND="noninteractive")
+    """The host environment with a fixed clock and a fixed Python behaviour: what makes two builds byte-identical.
+
+    Package scripts run the image's Python with the environment mmdebstrap got. Debian's ``py3compile`` imports
+    its own modules before it byte-compiles: unless bytecode writing is off, that import leaves timestamp pycs
+    whose bytes differ from the ones py3compile writes, so the digest depended on whether the caller's shell
+    set ``PYTHONDONTWRITEBYTECODE`` (the pinned digests were built with it set). Every other ``PYTHON*``
+    variable of the host is dropped for the same reason.
+    """
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PYTHON")}
+    env.update(SOURCE_DATE_EPOCH=str(source_date_epoch), LC_ALL="C.UTF-8", DEBIAN_FRONTEND="noninteractive",
+               PYTHONDONTWRITEBYTECODE="1")
     return env
 
 

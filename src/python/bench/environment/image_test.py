@@ -91,6 +91,15 @@ def test_mmdebstrap_argv_pins_format_variant_and_manifest_hook(tmp_path):
     assert _mmdebstrap.build_env(42)["SOURCE_DATE_EPOCH"] == "42"
 
 
+def test_build_env_fixes_pythons_bytecode_writing_and_drops_the_hosts_python_variables(monkeypatch):
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+    monkeypatch.setenv("PYTHONPATH", "src/python")
+    monkeypatch.setenv("PYTHONHASHSEED", "3")
+    env = _mmdebstrap.build_env(42)
+    assert sorted(key for key in env if key.startswith("PYTHON")) == ["PYTHONDONTWRITEBYTECODE"]
+    assert env["PYTHONDONTWRITEBYTECODE"] == "1" and env["LC_ALL"] == "C.UTF-8"
+
+
 # --- pins, cache reuse and mismatch reports (no network) ----------------------------------------------------
 
 
@@ -217,3 +226,13 @@ def test_real_build_is_reproducible_and_mismatch_names_the_rebuilt_digest(tmp_pa
     again = build_image("tiny", root=root, cache_dir=cache)
     assert again.digest == first.digest
     assert (unpack_image(again, cache_dir=cache) / "etc/debian_version").is_file()
+
+
+def test_repository_image_digest_does_not_depend_on_the_callers_python_variables(tmp_path, monkeypatch):
+    """Regression: built from a shell without PYTHONDONTWRITEBYTECODE (as under `./pants test`), the scoring
+    image came out with other bytes in five pycs of Debian's py3compile and failed its pin on a fresh machine."""
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    pinned, _ = image.read_pin(REPO_IMAGES / "trixie-py313")
+    built = build_image("trixie-py313", root=REPO_IMAGES.parent, cache_dir=tmp_path / "cache", rebuild=True)
+    assert built.digest == pinned
