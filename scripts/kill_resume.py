@@ -2,8 +2,8 @@
 
     python scripts/kill_resume.py [--kills 20] [--tasks kind:synthetic] [--seed 7]
 
-Prints one line per kill and a final line `kills=… landed=… units=… records=… unique=… lost=… duplicated=…`
-(`landed`: kills that hit a running process; a run that had already finished is not killed, so choose enough
+Prints one line per kill and a final line `kills=… landed=… units=… records=… unique=… lost=…
+duplicated=…` (`landed`: kills that hit a running process; a run that had already finished is not killed, so choose enough
 --tasks for every kill to land); exits 1 when a record was lost or duplicated. Run from the checkout (or with
 BENCH_ROOT set).
 """

@@ -1,7 +1,8 @@
 """A mutation candidate as a task spec: the JSON a maintainer certifies and, once admitted, commits.
 
 The spec names the release by index, file name and sha256 and the bug by byte span, the sha256 of the text the
-span holds, and the replacement; it carries no third-party source. ``fail_to_pass`` and ``pass_to_pass`` stay empty until the gate has certified it.
+span holds, and the replacement; it carries no third-party source. ``fail_to_pass`` and ``pass_to_pass`` stay
+empty until the gate has certified it.
 """
 
 from __future__ import annotations
