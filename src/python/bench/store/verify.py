@@ -80,13 +80,13 @@ def check_stored_hashes(records: Iterable[dict], store: Path) -> list[Check]:
 
 
 def prune_third_party(records: Iterable[dict], store: Path) -> int:
-    """Delete the store files only real-code tasks cite (a file a synthetic record cites too is kept)."""
-    records = list(records)
+    """Delete every store file no synthetic record cites: those only real-code tasks cite (they quote the
+    library), and those no record cites any more (units scored again leave their earlier files behind, and
+    nothing says what those quote)."""
     keep = {sha for r in records if not keeps_third_party_text(r) for sha in record_hashes(r)}
     removed = 0
-    for sha in {sha for r in records if keeps_third_party_text(r) for sha in record_hashes(r)} - keep:
-        path = store / sha[:2] / sha
-        if path.is_file():
+    for path in sorted(store.glob("*/*")) if store.is_dir() else ():
+        if path.is_file() and path.name not in keep:
             path.unlink()
             removed += 1
     return removed

@@ -29,6 +29,14 @@ def test_pruning_drops_only_files_real_code_tasks_cite_and_verify_calls_them_not
     assert [c.status for c in check_stored_hashes([synthetic, real], tmp_path)] == ["ok", "not-kept"]
 
 
+def test_pruning_drops_files_no_record_cites_any_more(tmp_path):
+    synthetic = _record("synthetic", _store(tmp_path, "our own task"), _store(tmp_path, "a reply"))
+    superseded = _store(tmp_path, "the prompt of a unit scored again, quoting a library")
+    assert prune_third_party([synthetic], tmp_path) == 1
+    assert not (tmp_path / superseded[:2] / superseded).exists()
+    assert [c.status for c in check_stored_hashes([synthetic], tmp_path)] == ["ok"]
+
+
 def test_an_altered_or_lost_file_is_a_mismatch(tmp_path):
     synthetic = _record("synthetic", _store(tmp_path, "prompt"), _store(tmp_path, "reply"))
     real = _record("mutation", _store(tmp_path, "prompt 2"), "f" * 64)
