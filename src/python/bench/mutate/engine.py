@@ -197,9 +197,8 @@ def _drop_bytecode(path: Path) -> None:
             compiled.unlink(missing_ok=True)
 
 
-def _swap(tree: Path, site: MutationSite, expected: str, new: str) -> Path:
-    path = Path(tree) / site.file
-    data = path.read_bytes()
+def _swap(path: Path, data: bytes, site: MutationSite, expected: str, new: str) -> Path:
+    """Replace ``expected`` at the site's start in ``path`` (whose bytes are ``data``) by ``new``."""
     old_bytes, new_bytes = expected.encode("utf-8"), new.encode("utf-8")
     found = data[site.start : site.start + len(old_bytes)]
     if found != old_bytes:
@@ -220,11 +219,13 @@ def text_sha256(text: str) -> str:
 
 def apply_mutation(tree: Path, site: MutationSite) -> Path:
     """Write ``site`` into the tree (its span must hash to ``site.original_sha256``); returns the changed file."""
-    span = (Path(tree) / site.file).read_bytes()[site.start : site.end]
+    path = Path(tree) / site.file
+    data = path.read_bytes()
+    span = data[site.start : site.end]
     if hashlib.sha256(span).hexdigest() != site.original_sha256:
         raise CheckFailed(f"{site.file}@{site.start}: the span does not hold the text the site names "
                           f"(sha256 {site.original_sha256[:12]}…), found {span.decode(errors='replace')!r}")
-    return _swap(tree, site, span.decode("utf-8"), site.replacement)
+    return _swap(path, data, site, span.decode("utf-8"), site.replacement)
 
 
 def revert(tree: Path, site: MutationSite, original: str) -> Path:
@@ -232,4 +233,5 @@ def revert(tree: Path, site: MutationSite, original: str) -> Path:
     span held (:attr:`MutationCandidate.original`, or read from the release). Returns the restored file."""
     if text_sha256(original) != site.original_sha256:
         raise CheckFailed(f"{site.file}@{site.start}: {original!r} is not the text the site replaced")
-    return _swap(tree, site, site.replacement, original)
+    path = Path(tree) / site.file
+    return _swap(path, path.read_bytes(), site, site.replacement, original)
