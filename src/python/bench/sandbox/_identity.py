@@ -13,12 +13,14 @@ import fcntl
 import functools
 import os
 import pwd
+import stat
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 from bench.errors import SandboxError
+from bench.sandbox import _tree
 
 SANDBOX_UID = 64123  # what the code under test sees (same as the docker backend's user)
 HOST_UID_BASE = 64200  # host uids of concurrent runs: HOST_UID_BASE + slot
@@ -90,21 +92,30 @@ class Owner:
     gid: int
 
 
-def _walk(root: Path) -> Iterator[str]:
-    """Every path under ``root`` (itself included), never following symlinks."""
-    yield str(root)
-    for parent, dirs, files in os.walk(root, followlinks=False):
-        for entry in (*dirs, *files):
-            yield os.path.join(parent, entry)
-
-
 def chown_tree(root: Path, uid: int, gid: int) -> None:
-    for path in _walk(root):
+    """Every entry under ``root`` (itself included) to ``uid:gid``, at any depth (the run chooses how deep
+    its tree goes: see ``_tree``), never following a symlink: a link planted in the tree must never hand a
+    host file to anyone."""
+    root = Path(os.path.abspath(root))
+    try:
+        mode = os.lstat(root).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISDIR(mode):
+        os.chown(root, uid, gid, follow_symlinks=False)
+        return
+
+    def other(dir_fd: int, name: str) -> None:
         try:
-            # follow_symlinks=False: a link planted in the tree must never hand a host file to anyone.
-            os.chown(path, uid, gid, follow_symlinks=False)
+            os.chown(name, uid, gid, dir_fd=dir_fd, follow_symlinks=False)
         except FileNotFoundError:
             pass
+
+    parent = os.open(root.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        _tree.visit(parent, root.name, on_dir=lambda fd: os.fchown(fd, uid, gid), on_other=other)
+    finally:
+        os.close(parent)
 
 
 def hand_over(paths: tuple[Path, ...], identity: Identity) -> tuple[Owner, ...]:

@@ -1,0 +1,38 @@
+"""Removing the trees a sandbox run wrote into: scratch dirs, work dirs, report dirs.
+
+Use these, not ``shutil.rmtree`` or ``tempfile.TemporaryDirectory``, for any folder the code under test could
+write into: both recurse in Python 3.11 (RecursionError on a 1,500-deep chain, which also skips every later
+clean-up) and use full paths (ENAMETOOLONG past 4,096 bytes). See ``_tree`` for how the walk avoids both.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from bench.sandbox import _tree
+
+
+def remove_tree(path: str | os.PathLike) -> None:
+    """Remove ``path`` and everything under it, whatever its depth, owners and modes; never follows a
+    symlink (a link is removed, not what it points to). A missing path is not an error."""
+    path = Path(os.path.abspath(path))
+    parent = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        _tree.remove(parent, path.name)
+    finally:
+        os.close(parent)
+
+
+@contextmanager
+def scratch_dir(prefix: str = "bench-", dir: str | os.PathLike | None = None) -> Iterator[Path]:
+    """A fresh temp directory (``tempfile.mkdtemp``) removed with :func:`remove_tree` on every way out,
+    KeyboardInterrupt (and so SIGTERM, see ``bench.cli.signals``) included."""
+    path = Path(tempfile.mkdtemp(prefix=prefix, dir=dir))
+    try:
+        yield path
+    finally:
+        remove_tree(path)
