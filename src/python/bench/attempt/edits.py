@@ -20,8 +20,18 @@ missing or empty, whose content it then sets; on a non-empty file it is ``search
 everywhere). A file with CRLF line ends is matched and written in CRLF. A file without a final newline
 also matches a SEARCH whose last line ends with one.
 
-Reasons (``EditError.reason``): ``no_edits``, ``unparsable``, ``path_not_allowed``, ``symlink``,
-``search_not_found``, ``search_ambiguous``.
+Limits: a reply longer than ``MAX_REPLY_BYTES`` or with more than ``MAX_BLOCKS`` blocks is refused before
+anything is applied (``reply_too_large``, ``too_many_blocks``). Each block's exactly-once check scans the
+file as it stands, so without a bound on the blocks a reply of many blocks that each grow the file costs time
+quadratic in its size, on the host. ``MAX_REPLY_BYTES`` is 1 MiB: the largest source file of the pool is
+about 250 KB (pyparsing's core.py, arrow's locales), and an honest reply that rewrites such a file whole
+quotes it twice (SEARCH and REPLACE), about 500 KB; 1 MiB leaves twice that and is above what any model's
+output limit lets it write (128k tokens ≈ 512 KB). ``MAX_BLOCKS`` is 100: honest replies hold a handful of
+blocks, and 100 blocks over a file of at most ~1.3 MB bound the work at ~100 scans of it (tenths of a second).
+With the block count bounded, applying is linear in the reply's size (``benchmarks/edit_apply.py``).
+
+Reasons (``EditError.reason``): ``no_edits``, ``unparsable``, ``reply_too_large``, ``too_many_blocks``,
+``path_not_allowed``, ``symlink``, ``search_not_found``, ``search_ambiguous``.
 """
 
 from __future__ import annotations
@@ -54,6 +64,8 @@ _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(?P<info>.*?)[ \t]*$")
 _PATHLIKE = re.compile(r"^[\w.+@-][\w./+@-]*$")
 # How far above a SEARCH marker its path may stand (blank lines and fence lines are skipped).
 _PATH_LOOKBACK = 3
+MAX_REPLY_BYTES = 1 << 20  # why these two values: see the module docstring
+MAX_BLOCKS = 100
 
 
 @dataclass(frozen=True)
@@ -63,8 +75,15 @@ class Edit:
     replace: str
 
 
-def parse_edits(text: str) -> tuple[Edit, ...]:
-    """Every SEARCH/REPLACE block in ``text``, in order. No block: no_edits; a broken block: unparsable."""
+def parse_edits(text: str, *, max_reply_bytes: int | None = MAX_REPLY_BYTES,
+                max_blocks: int | None = MAX_BLOCKS) -> tuple[Edit, ...]:
+    """Every SEARCH/REPLACE block in ``text``, in order. No block: no_edits; a broken block: unparsable; over
+    a limit: reply_too_large or too_many_blocks (``None`` lifts a limit, for measurements)."""
+    if max_reply_bytes is not None:
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > max_reply_bytes:
+            raise EditError(f"the reply is {size} bytes, more than the {max_reply_bytes} a reply may have",
+                            reason="reply_too_large")
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     edits: list[Edit] = []
     previous_path = ""
@@ -80,6 +99,9 @@ def parse_edits(text: str) -> tuple[Edit, ...]:
         path = match.group("path") or _path_above(lines, index) or previous_path
         if not path:
             raise EditError(f"line {index + 1}: SEARCH block without a file path", reason="unparsable")
+        if max_blocks is not None and len(edits) >= max_blocks:
+            raise EditError(f"line {index + 1}: more than {max_blocks} SEARCH/REPLACE blocks in one reply",
+                            reason="too_many_blocks")
         search, replace, index = _block_body(lines, index)
         previous_path = _clean_path(path)
         edits.append(Edit(previous_path, search, replace))
@@ -149,39 +171,66 @@ def _looks_like_path(text: str) -> bool:
 def apply_edits(workspace: Path, edits: tuple[Edit, ...], allowed_paths: tuple[str, ...]) -> AppliedEdits:
     """Apply every edit or none; raise EditError with the reason of the first edit that cannot apply."""
     before: dict[str, str | None] = {}
-    after: dict[str, str | None] = {}
+    current: dict[str, _Content] = {}
     for number, edit in enumerate(edits, start=1):
         path = files.check_allowed(edit.path, allowed_paths)
         if path not in before:
             before[path] = files.read_text(workspace, path)
-            after[path] = before[path]
-        after[path] = _replaced(after[path], edit, number)
+            current[path] = _Content.of(before[path])
+        current[path] = _replaced(current[path], edit, number)
+    after = {path: content.text() for path, content in current.items()}
     return files.write_changes(workspace, before, after)
 
 
-def _replaced(content: str | None, edit: Edit, number: int) -> str:
+@dataclass(frozen=True)
+class _Content:
+    """A file's content between blocks, kept with LF line ends when it is all CRLF, so a block does not
+    convert the whole file twice (once to match, once to write back): ``text()`` converts once at the end.
+    Which form a block sees is decided exactly as on the file as it stands before that block."""
+
+    lf: str | None  # the content, LF-normalised when ``crlf``; None: the file does not exist
+    crlf: bool
+
+    @classmethod
+    def of(cls, content: str | None) -> "_Content":
+        if content is None:
+            return cls(None, False)
+        crlf = "\r\n" in content and content.count("\r\n") == content.count("\n")
+        return cls(content.replace("\r\n", "\n") if crlf else content, crlf)
+
+    def text(self) -> str | None:
+        return self.lf.replace("\n", "\r\n") if self.crlf and self.lf is not None else self.lf
+
+    def after(self, lf: str) -> "_Content":
+        if self.crlf:
+            # Written back, every LF becomes CRLF: the file stays all-CRLF while it has any line end at all.
+            return _Content(lf, "\n" in lf)
+        return _Content.of(lf)
+
+
+def _replaced(content: _Content, edit: Edit, number: int) -> _Content:
     where = f"edit {number} ({edit.path})"
     if edit.search == "":
-        if content:
+        if content.lf:
             raise EditError(f"{where}: empty SEARCH on a non-empty file", reason="search_ambiguous")
-        return edit.replace
-    if content is None:
+        return _Content.of(edit.replace)
+    if content.lf is None:
         raise EditError(f"{where}: the file does not exist", reason="search_not_found")
-    crlf = "\r\n" in content and content.count("\r\n") == content.count("\n")
-    text = content.replace("\r\n", "\n") if crlf else content
-    result = _replace_once(text, edit.search, edit.replace, where)
-    return result.replace("\n", "\r\n") if crlf else result
+    return content.after(_replace_once(content.lf, edit.search, edit.replace, where))
 
 
 def _replace_once(text: str, search: str, replace: str, where: str) -> str:
-    count = text.count(search)
-    if count == 0 and not text.endswith("\n") and search.endswith("\n") and text.endswith(search[:-1]):
+    """``search`` replaced where it occurs once, found with one scan of ``text`` (str.count's
+    non-overlapping occurrences: a second one starts at or after the end of the first)."""
+    first = text.find(search)
+    if first < 0 and not text.endswith("\n") and search.endswith("\n") and text.endswith(search[:-1]):
         # The file's last line has no newline; the block's does. Match it there, keep the file's ending.
         if text.count(search[:-1]) == 1:
             stem = text[: len(text) - len(search) + 1]
             return stem + (replace[:-1] if replace.endswith("\n") else replace)
-    if count == 0:
+    if first < 0:
         raise EditError(f"{where}: SEARCH text not found in the file", reason="search_not_found")
-    if count > 1:
+    if text.find(search, first + len(search)) >= 0:
+        count = text.count(search)
         raise EditError(f"{where}: SEARCH text occurs {count} times; add context", reason="search_ambiguous")
-    return text.replace(search, replace, 1)
+    return text[:first] + replace + text[first + len(search):]

@@ -246,3 +246,118 @@ def test_parse_then_apply_round_trip(workspace: Path):
     reply = "```python\nsrc/pkg/mod.py\n<<<<<<< SEARCH\nold = 1\n=======\nnew = 2\n>>>>>>> REPLACE\n```\n"
     apply_edits(workspace, parse_edits(reply), ALLOWED)
     assert "new = 2\n" in (workspace / "src/pkg/mod.py").read_text()
+
+
+# --- limits and the cost of applying -----------------------------------------------------------------------
+
+
+def growing_reply(blocks: int, block_bytes: int, path: str = "src/pkg/other.py") -> str:
+    """Blocks that each find the file's last line and put ``block_bytes`` of new lines before it: every
+    block's SEARCH is unique only in the whole, grown file (the red team's quadratic reply)."""
+    line = "x = 'hostile padding'\n"
+    payload = line * max(1, block_bytes // len(line))
+    block = f"{path}\n<<<<<<< SEARCH\nb = 2\n=======\n{payload}b = 2\n>>>>>>> REPLACE\n"
+    return block * blocks
+
+
+def test_reply_over_the_size_limit_is_reply_too_large():
+    from bench.attempt.edits import MAX_REPLY_BYTES
+
+    at_limit = BLOCK + "#" * (MAX_REPLY_BYTES - len(BLOCK))
+    assert parse_edits(at_limit) == EXPECTED
+    over = BLOCK + "é" * ((MAX_REPLY_BYTES - len(BLOCK)) // 2 + 1)  # counted in bytes, not characters
+    assert reason_of(lambda: parse_edits(over)) == "reply_too_large"
+    assert parse_edits(over, max_reply_bytes=None) == EXPECTED
+
+
+def test_reply_with_more_blocks_than_the_limit_is_too_many_blocks():
+    from bench.attempt.edits import MAX_BLOCKS
+
+    assert len(parse_edits(BLOCK * MAX_BLOCKS)) == MAX_BLOCKS
+    with pytest.raises(EditError) as info:
+        parse_edits(BLOCK * (MAX_BLOCKS + 1))
+    assert info.value.reason == "too_many_blocks" and str(MAX_BLOCKS) in str(info.value)
+    assert len(parse_edits(BLOCK * (MAX_BLOCKS + 1), max_blocks=None)) == MAX_BLOCKS + 1
+
+
+def test_largest_allowed_growing_reply_applies_quickly(workspace: Path):
+    import time
+
+    from bench.attempt.edits import MAX_BLOCKS, MAX_REPLY_BYTES
+
+    reply = growing_reply(MAX_BLOCKS, MAX_REPLY_BYTES // MAX_BLOCKS - 200)
+    assert len(reply) <= MAX_REPLY_BYTES
+    started = time.monotonic()
+    apply_edits(workspace, parse_edits(reply), ALLOWED)
+    seconds = time.monotonic() - started
+    assert (workspace / "src/pkg/other.py").stat().st_size > MAX_REPLY_BYTES * 0.9
+    assert seconds < 5.0, f"{seconds:.2f} s for the largest reply the limits allow"
+
+
+def test_apply_counts_occurrences_without_overlap_as_before(workspace: Path):
+    (workspace / "src/pkg/other.py").write_text("aaa\n")
+    apply_edits(workspace, (Edit("src/pkg/other.py", "aa", "b"),), ALLOWED)  # "aaa" holds "aa" once, not twice
+    assert (workspace / "src/pkg/other.py").read_text() == "ba\n"
+
+
+def _reference_replaced(content, edit):
+    """The per-block algorithm before the CRLF state was kept between blocks: the semantics to preserve."""
+    if edit.search == "":
+        if content:
+            raise EditError("", reason="search_ambiguous")
+        return edit.replace
+    if content is None:
+        raise EditError("", reason="search_not_found")
+    crlf = "\r\n" in content and content.count("\r\n") == content.count("\n")
+    text = content.replace("\r\n", "\n") if crlf else content
+    search, replace = edit.search, edit.replace
+    count = text.count(search)
+    if count == 0 and not text.endswith("\n") and search.endswith("\n") and text.endswith(search[:-1]):
+        if text.count(search[:-1]) == 1:
+            result = text[: len(text) - len(search) + 1] + (replace[:-1] if replace.endswith("\n") else replace)
+            return result.replace("\n", "\r\n") if crlf else result
+    if count != 1:
+        raise EditError("", reason="search_not_found" if count == 0 else "search_ambiguous")
+    result = text.replace(search, replace, 1)
+    return result.replace("\n", "\r\n") if crlf else result
+
+
+def _search_for(rng, content, pieces) -> str:
+    """Mostly a piece of the file (so blocks apply), else random text; never a carriage return (parsing
+    removes them from blocks)."""
+    text = (content or "").replace("\r\n", "\n").replace("\r", "")
+    if text and rng.random() < 0.7:
+        start = rng.randrange(len(text))
+        return text[start:start + rng.randint(1, 4)]
+    return "".join(rng.choice(pieces[:3] + pieces[5:]) for _ in range(rng.randint(0, 3)))
+
+
+def test_apply_gives_what_the_per_block_algorithm_gave(tmp_path: Path):
+    import random
+
+    rng = random.Random(0)
+    pieces = ("a", "b", "\n", "\r\n", "\r", "ab\n", "")
+    checked = 0
+    for case in range(1000):
+        content = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8))) if case % 9 else None
+        edits = tuple(Edit("f.py", _search_for(rng, content, pieces),
+                           "".join(rng.choice(("a", "b", "\n", "")) for _ in range(rng.randint(0, 3))))
+                      for _ in range(rng.randint(1, 4)))
+        expected = content
+        try:
+            for edit in edits:
+                expected = _reference_replaced(expected, edit)
+        except EditError as exc:
+            expected = exc.reason
+        root = tmp_path / str(case)
+        root.mkdir()
+        if content is not None:
+            (root / "f.py").write_bytes(content.encode())
+        try:
+            apply_edits(root, edits, ("f.py",))
+            got = (root / "f.py").read_bytes().decode() if (root / "f.py").exists() else None
+        except EditError as exc:
+            got = exc.reason
+        assert got == expected, (content, edits)
+        checked += got not in ("search_not_found", "search_ambiguous")
+    assert checked > 100  # enough cases where the edits applied, not only refusals
