@@ -2,7 +2,9 @@
 # Build the llama-cpp-python wheel (CPU only) once into the wheel cache, and reuse it afterwards.
 #
 # llama-cpp-python ships only an sdist on PyPI for Linux; compiling its vendored llama.cpp takes about
-# seven minutes on two cores, so the result is cached by version under $BENCH_CACHE_DIR/wheels.
+# seven minutes on two cores, so the result is cached by version and build options under
+# $BENCH_CACHE_DIR/wheels/<hash of the options>/. The CMake options are the ones Pants builds with:
+# lockfiles/llama-cpp-python.cmake-args (a fixed x86-64-v3 baseline, never -march=native).
 #
 # Usage: build-support/llama_cpp_wheel.sh [--install] [PYTHON]
 #   PYTHON     interpreter whose pip builds the wheel (default: python3).
@@ -18,8 +20,15 @@ if [[ "${1:-}" == "--install" ]]; then
   shift
 fi
 PYTHON="${1:-python3}"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ARGS_FILE="$here/../lockfiles/llama-cpp-python.cmake-args"
+# One option a line; comment lines start with '#'.
+CMAKE_ARGS="$(grep -v '^[[:space:]]*#' "$ARGS_FILE" | tr -s '[:space:]' ' ' | sed 's/^ //; s/ $//')"
+[[ "$CMAKE_ARGS" == *-DGGML_NATIVE=OFF* ]] || { echo "$ARGS_FILE must turn GGML_NATIVE off" >&2; exit 2; }
+ARGS_HASH="$(printf '%s' "$CMAKE_ARGS" | sha256sum | cut -c1-12)"
 CACHE_DIR="${BENCH_CACHE_DIR:-$HOME/.cache/loopcontrolbench}"
-WHEEL_DIR="$CACHE_DIR/wheels"
+# A wheel built with other options (an older native build) is never reused: the options name the folder.
+WHEEL_DIR="$CACHE_DIR/wheels/llama-cpp-python-$ARGS_HASH"
 mkdir -p "$WHEEL_DIR"
 
 # The wheel talks to libllama through ctypes, so it is tagged py3-none-<platform>: one per platform.
@@ -49,13 +58,29 @@ work="$(mktemp -d "$WHEEL_DIR/.build.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 echo "building llama-cpp-python $LLAMA_CPP_PYTHON_VERSION (CPU only; several minutes)..." >&2
+echo "CMAKE_ARGS=$CMAKE_ARGS" >&2
 start=$(date +%s)
-# CPU only, portable: no GPU backends, no host-specific SIMD (-march=native) so the wheel runs on any
-# machine of this kind; OpenMP off keeps thread behaviour simple and deterministic.
-export CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_CUDA=OFF -DGGML_METAL=OFF -DGGML_VULKAN=OFF -DGGML_OPENMP=OFF -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF"
+# CPU only, portable: the same pinned options on every machine, so every machine builds the same library
+# and it runs on any machine of this kind. The build reads no other CMake settings from the caller.
+export CMAKE_ARGS
+unset CMAKE_TOOLCHAIN_FILE CMAKE_GENERATOR
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
-"$PYTHON" -m pip wheel --no-deps --no-binary llama-cpp-python \
-  --wheel-dir "$work" "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION" >&2
+# The sdist is the one python-default.lock pins, checked by its sha256.
+sha="$("$PYTHON" - "$here/../lockfiles/python-default.lock" "$LLAMA_CPP_PYTHON_VERSION" <<'EOF'
+import json, sys
+text = open(sys.argv[1]).read()
+lock = json.loads(text[text.index("{", text.index("--- END PANTS LOCKFILE METADATA")):])
+for resolve in lock["locked_resolves"]:
+    for req in resolve["locked_requirements"]:
+        if req["project_name"] == "llama-cpp-python" and req["version"] == sys.argv[2]:
+            print(next(a["hash"] for a in req["artifacts"] if a["url"].endswith(".tar.gz")))
+            raise SystemExit(0)
+raise SystemExit(f"llama-cpp-python {sys.argv[2]} is not in {sys.argv[1]}")
+EOF
+)"
+echo "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION --hash=sha256:$sha" > "$work/requirements.txt"
+"$PYTHON" -m pip wheel --no-deps --no-binary llama-cpp-python --require-hashes \
+  --wheel-dir "$work" -r "$work/requirements.txt" >&2
 built="$(ls "$work"/llama_cpp_python-*.whl | head -n 1)"
 mv "$built" "$WHEEL_DIR/$(basename "$built")"
 echo "built in $(( $(date +%s) - start )) s" >&2
