@@ -18,8 +18,8 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/fresh-machine.XXXXXX")"
 mkdir -p "$work/home" "$work/logs"
 
 # Only the HOME changes (and what would point into the old one): PATH keeps the machine's own tools.
-env_fresh=(env HOME="$work/home" -u XDG_CACHE_HOME -u XDG_CONFIG_HOME -u XDG_DATA_HOME -u BENCH_CACHE_DIR
-           -u PANTS_BOOTSTRAP_DIR -u PEX_ROOT -u PIP_CACHE_DIR -u PYTHONPATH -u VIRTUAL_ENV)
+env_fresh=(env -u XDG_CACHE_HOME -u XDG_CONFIG_HOME -u XDG_DATA_HOME -u BENCH_CACHE_DIR -u PANTS_BOOTSTRAP_DIR
+           -u PEX_ROOT -u PIP_CACHE_DIR -u PYTHONPATH -u VIRTUAL_ENV HOME="$work/home")
 
 if ! "${env_fresh[@]}" git clone --quiet --no-hardlinks "$repo" "$work/repo"; then
   echo "fresh_machine: cannot clone $repo" >&2
