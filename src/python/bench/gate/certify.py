@@ -9,13 +9,14 @@ second `bench certify` runs no test.
 from __future__ import annotations
 
 import shutil
-import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from bench import __version__
+from bench.gate.budget import GATE_BUDGET, ends_the_gate, runs_of_side
 from bench.gate.sets import Decision, GateSets, RunSummary, decide, derive_sets
+from bench.sandbox.cleanup import remove_tree, scratch_dir
 from bench.sandbox.protocol import Limits
 from bench.spec.load import spec_sha256
 from bench.spec.model import TaskSpec
@@ -23,7 +24,9 @@ from bench.store.canonical import canonical_json, sha256_bytes
 
 GATE_VERSION = "gate-v1"
 CERTIFICATE_VERSION = 1
-GATE_LIMITS = Limits(wall_seconds=900.0, memory_bytes=4 << 30, pids=1024, cpus=1.0, output_bytes=2 << 20)
+# wall_seconds is the budget's cap: each run's own limit derives from the side's earlier runs (gate.budget).
+GATE_LIMITS = Limits(wall_seconds=GATE_BUDGET.cap_seconds, memory_bytes=4 << 30, pids=1024, cpus=1.0,
+                     output_bytes=2 << 20)
 
 
 @dataclass(frozen=True)
@@ -44,7 +47,9 @@ class Certificate:
     certificate_version: int = CERTIFICATE_VERSION
 
     def to_json(self) -> bytes:
-        return canonical_json(asdict(self)) + b"\n"
+        data = asdict(self)
+        data["runs"] = [summary_to_dict(run) for run in self.runs]
+        return canonical_json(data) + b"\n"
 
     @property
     def sha256(self) -> str:
@@ -164,16 +169,17 @@ def _certify_uncached(spec, root, *, k, sandbox_name, mirror, max_targets):
     seconds["environment"] = time.monotonic() - started
     sandbox = get_sandbox(sandbox_name)
     runs: list[RunSummary] = []
-    with tempfile.TemporaryDirectory(prefix="bench-certify-") as scratch:
+    with scratch_dir(prefix="bench-certify-") as scratch:
         for side in ("base", "fix"):
             side_started = time.monotonic()
             try:
-                runs.extend(_run_side(spec, side, Path(scratch), k, environment, sandbox, image, image_root,
-                                      mirror))
+                runs.extend(_run_side(spec, side, scratch, k, environment, sandbox, image, image_root, mirror))
             except EnvironmentBuildError as exc:
                 return _dropped(spec, k, image, lock_bytes, f"install_failed: {failure_summary(str(exc))}",
                                 environment), seconds
             seconds[side] = time.monotonic() - side_started
+            if any(ends_the_gate(run) for run in runs):
+                break  # the task is dropped whatever the other side does (see bench.gate.budget)
     certificate = certificate_from_runs(spec, runs, k=k, image=image, lock_bytes=lock_bytes,
                                         environment=environment, max_targets=max_targets)
     return certificate, seconds
@@ -201,23 +207,27 @@ def _run_side(spec, side, scratch, k, environment, sandbox, image, image_root, m
 
     workspace = prepare(spec, side, scratch / side / "repo", mirror=mirror)
     run_env = prepare_workspace_env(workspace.path, environment, overlay_dir=scratch / side / "overlay")
-    summaries = []
-    for index in range(k):
+
+    def run_one(index: int, limits) -> tuple[RunSummary, float]:
         run_dir = scratch / side / f"run{index}"
         shutil.copytree(workspace.path, run_dir, symlinks=True)
-        run = run_tests(sandbox=sandbox, workdir=run_dir, image_root=image_root, image_digest=image.digest,
-                        python=run_env.python, env=run_env.env, mounts=run_env.mounts,
-                        test_files=spec.test_files, limits=GATE_LIMITS)
-        shutil.rmtree(run_dir, ignore_errors=True)
-        summaries.append(summarise(side, index, run))
-    return summaries
+        try:
+            run = run_tests(sandbox=sandbox, workdir=run_dir, image_root=image_root, image_digest=image.digest,
+                            python=run_env.python, env=run_env.env, mounts=run_env.mounts,
+                            test_files=spec.test_files, limits=limits)
+        finally:
+            remove_tree(run_dir)
+        return summarise(side, index, run), run.wall_seconds
+
+    return runs_of_side(run_one, k=k, limits=GATE_LIMITS)
 
 
 def summarise(side: str, index: int, run) -> RunSummary:
     report = run.report
     results = tuple((o.test_id, o.outcome) for o in report.outcomes) if report else ()
     collection = tuple(o.test_id for o in report.collection_errors) if report else ()
-    return RunSummary(side, index, run.exit_code, run.timed_out, results, collection, report is not None)
+    return RunSummary(side, index, run.exit_code, run.timed_out, results, collection, report is not None,
+                      oom_killed=run.oom_killed)
 
 
 def _manifest_for_certificate(environment) -> dict:
@@ -251,6 +261,16 @@ def certificate_from_json(data: bytes) -> Certificate:
     )
 
 
+def summary_to_dict(run: RunSummary) -> dict:
+    """A run as certificates (and the release-runs cache) hold it: ``oom_killed`` only when true, so files
+    written before the field existed keep their bytes."""
+    data = asdict(run)
+    if not data["oom_killed"]:
+        del data["oom_killed"]
+    return data
+
+
 def summary_from_dict(raw: dict) -> RunSummary:
     return RunSummary(raw["side"], raw["index"], raw["exit_code"], raw["timed_out"],
-                      tuple(tuple(x) for x in raw["results"]), tuple(raw["collection_errors"]), raw["had_report"])
+                      tuple(tuple(x) for x in raw["results"]), tuple(raw["collection_errors"]), raw["had_report"],
+                      oom_killed=raw.get("oom_killed", False))

@@ -30,9 +30,11 @@ from typing import Callable, Iterable, Sequence
 
 from bench.errors import EnvironmentBuildError, SpecError
 from bench.gate.admit import Admission, conclude, lock_candidate, sync_build
+from bench.gate.budget import runs_of_side
 from bench.gate.certify import (GATE_LIMITS, GATE_VERSION, Certificate, certificate_from_runs, failure_summary,
-                                lock_path, summarise, summary_from_dict)
+                                lock_path, summarise, summary_from_dict, summary_to_dict)
 from bench.gate.sets import RunSummary, decide, derive_sets
+from bench.sandbox.cleanup import remove_tree
 from bench.spec.load import discover, load_all, spec_from_document
 from bench.spec.model import TaskSpec
 from bench.store.canonical import sha256_bytes
@@ -194,7 +196,7 @@ class _Release:
             release = cls(spec, root, k, sandbox_name, scratch, environment, image, image_root, run_env)
             release.fix_runs, release.slowest_seconds = release._release_runs(spec, workspace.path)
         except BaseException:
-            shutil.rmtree(scratch, ignore_errors=True)
+            remove_tree(scratch)
             raise
         wall = max(TIMEOUT_FACTOR * release.slowest_seconds, TIMEOUT_FLOOR_SECONDS)
         release.limits = replace(GATE_LIMITS, wall_seconds=wall)
@@ -207,7 +209,7 @@ class _Release:
         self.close()
 
     def close(self) -> None:
-        shutil.rmtree(self.scratch, ignore_errors=True)
+        remove_tree(self.scratch)
 
     def _release_runs(self, spec: TaskSpec, tree: Path) -> tuple[tuple[RunSummary, ...], float]:
         """The K fix-side runs, shared by every mutant of the release and cached across batches."""
@@ -223,13 +225,17 @@ class _Release:
         if (hit := cache.get(key)) is not None:
             stored = json.loads(hit)
             return tuple(summary_from_dict(run) for run in stored["runs"]), stored["slowest_seconds"]
-        runs, slowest = [], 0.0
-        for index in range(self.k):
-            run, seconds = self._run(tree, "fix", index, GATE_LIMITS)
-            runs.append(run)
+        slowest = 0.0
+
+        def run_one(index: int, limits) -> tuple[RunSummary, float]:
+            nonlocal slowest
+            run, seconds = self._run(tree, "fix", index, limits)
             slowest = max(slowest, seconds)
+            return run, seconds
+
+        runs = runs_of_side(run_one, k=self.k, limits=GATE_LIMITS)  # a release suite that hangs: one run
         if not any(_unusable(run) for run in runs):  # a broken release is run again, to show why it breaks
-            cache.put(key, json.dumps({"runs": [asdict(r) for r in runs], "slowest_seconds": slowest},
+            cache.put(key, json.dumps({"runs": [summary_to_dict(r) for r in runs], "slowest_seconds": slowest},
                                       sort_keys=True).encode())
         return tuple(runs), slowest
 
@@ -237,7 +243,7 @@ class _Release:
         from bench.verdict.run_tests import run_tests
 
         run_dir = self.scratch / f"run-{side}-{index}"
-        shutil.rmtree(run_dir, ignore_errors=True)
+        remove_tree(run_dir)
         shutil.copytree(tree, run_dir, symlinks=True)
         started = time.monotonic()
         try:
@@ -245,7 +251,7 @@ class _Release:
                             image_digest=self.image.digest, python=self.run_env.python, env=self.run_env.env,
                             mounts=self.run_env.mounts, test_files=self.test_files, limits=limits)
         finally:
-            shutil.rmtree(run_dir, ignore_errors=True)
+            remove_tree(run_dir)
         self.last_log_tail = run.log_tail
         return summarise(side, index, run), time.monotonic() - started
 

@@ -22,6 +22,9 @@ class RunSummary:
     results: tuple[tuple[str, str], ...]  # (test id, outcome), sorted
     collection_errors: tuple[str, ...]
     had_report: bool
+    # The sandbox killed the run for its memory. Last, with a default, and left out of a certificate's JSON
+    # while False (see bench.gate.certify), so certificates of runs without an OOM kill keep their bytes.
+    oom_killed: bool = False
 
     def outcome_of(self, test_id: str) -> str:
         return dict(self.results).get(test_id, "missing")
@@ -76,7 +79,17 @@ def decide(
     claimed_fail_to_pass: tuple[str, ...] = (),
     max_targets: int | None = None,
 ) -> Decision:
+    """The gate's decision; a drop of a task with a run killed for its memory says so (``oom_killed:<the
+    reason it would have had>``): what an OOM kill leaves looks like a collection failure or failing tests."""
     runs = tuple(runs)
+    decision = _decide(runs, sets, claimed_fail_to_pass=claimed_fail_to_pass, max_targets=max_targets)
+    if decision.admitted or decision.reason == "timeout" or not any(r.oom_killed for r in runs):
+        return decision
+    return Decision(False, f"oom_killed:{decision.reason}")
+
+
+def _decide(runs: tuple[RunSummary, ...], sets: GateSets, *, claimed_fail_to_pass: tuple[str, ...],
+            max_targets: int | None) -> Decision:
     fix = [r for r in runs if r.side == "fix"]
     base = [r for r in runs if r.side == "base"]
     if any(r.timed_out for r in runs):

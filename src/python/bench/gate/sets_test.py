@@ -59,3 +59,17 @@ def test_too_many_targets_and_uncertified_claim():
 def test_timeout_drops():
     runs = [RunSummary("base", 0, None, True, (), (), False), run("fix", 0, a="passed")]
     assert decide(runs, derive_sets(runs)).reason == "timeout"
+
+
+def test_a_drop_after_an_oom_kill_names_the_oom_kill():
+    killed = RunSummary("fix", 0, None, False, (), (), False, oom_killed=True)
+    runs = [run("base", 0, a="failed"), killed]
+    assert decide(runs, derive_sets(runs)).reason == "oom_killed:collection_failed"
+    timed_out = RunSummary("base", 1, None, True, (), (), False, oom_killed=True)
+    assert decide([*runs, timed_out], derive_sets(runs)).reason == "timeout"
+
+
+def test_an_oom_kill_in_a_run_that_still_admits_changes_nothing():
+    runs = [run("base", 0, a="failed"), RunSummary("fix", 0, 0, False, (("t.py::a", "passed"),), (), True,
+                                                   oom_killed=True)]
+    assert decide(runs, derive_sets(runs)).reason == "admitted"
