@@ -127,3 +127,4 @@ def test_hand_back_survives_5000_deep_tree_left_by_the_run(tmp_path: Path):
     depth, uids = chain_owners(work)
     assert depth == 5000 and uids == {0} and work.stat().st_uid == 0
     assert victim.stat().st_uid == 4242  # a planted link never passes a host file to anyone
+    remove_tree(work)  # not left to pytest: its clean-up of old tmp dirs recurses
