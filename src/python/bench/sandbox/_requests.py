@@ -67,7 +67,8 @@ def validate_mount(mount: Mount) -> None:
     target = mount.sandbox_path
     if not valid_sandbox_path(target):
         raise SandboxError(f"mount target must be an absolute normalised path other than /: {target!r}")
-    if target in RESERVED_TARGETS or any(target.startswith(r + "/") for r in RESERVED_TREES):
+    inside_reserved_tree = any(target.startswith(r + "/") for r in RESERVED_TREES)
+    if target in RESERVED_TARGETS or inside_reserved_tree and not (mount.mask and not mount.writable):
         raise SandboxError(f"mount target {target} would shadow the sandbox's own {target.split('/')[1]}")
     if not os.path.exists(mount.host_path):
         raise SandboxError(f"mount source {mount.host_path} does not exist")

@@ -41,6 +41,9 @@ class Mount:
     host_path: Path
     sandbox_path: str
     writable: bool = False
+    # An empty read-only cover that hides part of the image or a venv (bench.verdict.masks); the only kind of
+    # mount allowed inside the image's /usr and /etc trees.
+    mask: bool = False
 
 
 @dataclass(frozen=True)

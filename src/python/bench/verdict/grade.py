@@ -1,8 +1,13 @@
 """From a test run to a verdict, exactly as DESIGN §2 defines the outcomes.
 
 solved       every fail_to_pass test executed and passed (skipped or xfailed is not passed)
-model_miss   the edit applied but a target still fails, or the edit broke collection / the run
+model_miss   the edit applied but a target still fails, or the edit broke collection / the run, or the run
+             left no usable report (none, malformed, oversized: the code under test wrote it)
+tampered     the edit was caught trying to influence the verdict (the static edit scan before the run, or the
+             audit guard or a canary test during it); never solved, always in the denominator
 invalid_edit / model_timeout / infrastructure_error are decided before tests run (see bench.score).
+
+``resolved`` (the headline, as SWE-bench defines it) is solved *and* no pass_to_pass test broken.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from dataclasses import dataclass
 from bench.spec.model import TaskSpec
 from bench.verdict.run_tests import PYTEST_OK, PYTEST_TESTS_FAILED, TestRun
 
-OUTCOMES = ("solved", "model_miss", "invalid_edit", "model_timeout", "infrastructure_error")
+OUTCOMES = ("solved", "model_miss", "tampered", "invalid_edit", "model_timeout", "infrastructure_error")
 
 
 @dataclass(frozen=True)
@@ -32,17 +37,25 @@ class Verdict:
     def solved(self) -> bool:
         return self.outcome == "solved"
 
+    @property
+    def resolved(self) -> bool:
+        return self.outcome == "solved" and not self.pass_to_pass_broken
+
 
 def grade(spec: TaskSpec, run: TestRun) -> Verdict:
     def verdict(outcome: str, reason: str, results=(), failing=spec.fail_to_pass, broken=()) -> Verdict:
         return Verdict(outcome, reason, tuple(results), tuple(failing), tuple(broken), run.exit_code,
                        run.junit_sha256, run.log_sha256, _failures(run, set(failing) | set(broken)))
 
+    if run.tampering:
+        return verdict("tampered", "; ".join(run.tampering))
     if run.timed_out:
         return verdict("model_miss", "tests timed out")
     if run.oom_killed:
         return verdict("model_miss", "tests ran out of memory")
     if run.report is None:
+        if run.report_problem:
+            return verdict("model_miss", f"unusable test report: {run.report_problem}")
         return verdict("model_miss", f"no test report (pytest exit {run.exit_code}): collection or run broken")
     by_id = run.report.by_id()
     watched = spec.fail_to_pass + spec.pass_to_pass
@@ -56,6 +69,8 @@ def grade(spec: TaskSpec, run: TestRun) -> Verdict:
         why = f"{len(failing)} of {len(spec.fail_to_pass)} target tests not passed"
         return verdict("model_miss", why + (f" ({missing} not executed)" if missing else ""), results, failing,
                        broken)
+    if run.tampering_if_solved:
+        return verdict("tampered", "; ".join(run.tampering_if_solved), results, (), broken)
     return verdict("solved", "all target tests passed", results, (), broken)
 
 

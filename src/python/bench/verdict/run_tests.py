@@ -1,7 +1,9 @@
 """Running a task's tests inside the sandbox and reading back what happened.
 
 pytest writes its JUnit XML into a private report folder bound at a path chosen at random per run, outside
-the work dir; the harness reads that file and pytest's exit code, never the printed output.
+the work dir; the harness reads that file (bounded: ``MAX_REPORT_BYTES``) and pytest's exit code, never the
+printed output. A *guarded* run (``guard=GuardRequest(...)``, every scored candidate) adds the run-time
+layers of :mod:`bench.verdict.guard` and reports what they saw in ``TestRun.tampering``.
 """
 
 from __future__ import annotations
@@ -9,17 +11,24 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
-import shutil
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from bench.errors import CheckFailed
+from bench.sandbox.cleanup import remove_tree
 from bench.sandbox.protocol import ExecRequest, Limits, Mount, NetworkPolicy
 from bench.verdict.junit import JUnitReport, parse_junit
 
 # pytest exit codes (pytest.ExitCode)
 PYTEST_OK, PYTEST_TESTS_FAILED, PYTEST_INTERRUPTED, PYTEST_INTERNAL, PYTEST_USAGE, PYTEST_NO_TESTS = range(6)
+# A report is a few KB per test; anything near this is output the code under test produced on purpose.
+MAX_REPORT_BYTES = 16 << 20
+# A canary the report does not list: forgery that rewrote the report, or a run cut short before the canaries
+# (a project's `-x`); grading counts it only against a run that would otherwise be solved.
+MISSING_CANARY = "missing"
 
 BASE_ENV = (
     ("LANG", "C.UTF-8"),
@@ -34,6 +43,7 @@ BASE_ENV = (
 
 @dataclass(frozen=True)
 class TestRun:
+    __test__ = False  # not a test class, whatever pytest's name rule says
     exit_code: int | None
     timed_out: bool
     oom_killed: bool
@@ -43,6 +53,18 @@ class TestRun:
     log_tail: str  # last lines of pytest's output, for humans; never graded
     wall_seconds: float
     notes: tuple[str, ...] = ()
+    tampering: tuple[str, ...] = ()  # rules a guarded run saw broken (audit guard, canaries); () when clean
+    tampering_if_solved: tuple[str, ...] = ()  # canaries missing from the report: counts against a "solved"
+    report_problem: str = ""  # why a report that exists could not be used (too large, unreadable)
+
+
+@dataclass(frozen=True)
+class GuardRequest:
+    """Ask for a guarded run: the edit's changed lines per file and the task's top-level packages."""
+
+    changed: tuple[tuple[str, tuple[int, ...]], ...]
+    packages: tuple[str, ...]
+    allowed_rules: tuple[str, ...] = ()  # rules the task's own honest fix breaks
 
 
 def pytest_argv(python: str, report_path: str, targets: Sequence[str]) -> tuple[str, ...]:
@@ -64,29 +86,49 @@ def run_tests(
     mounts: Sequence[Mount],
     test_files: Sequence[str],
     limits: Limits,
+    guard: GuardRequest | None = None,
 ) -> TestRun:
     """Run pytest over `test_files` in `workdir` (bound at /work) and parse the result."""
-    report_host = Path(tempfile.mkdtemp(prefix="bench-report-"))
+    scratch = Path(tempfile.mkdtemp(prefix="bench-report-"))
+    report_host = scratch / "report"
+    report_host.mkdir()
     os.chmod(report_host, 0o777)  # the sandbox runs as an unprivileged uid
     report_dir = f"/run/bench-{secrets.token_hex(8)}"
+    argv = pytest_argv(python, f"{report_dir}/junit.xml", test_files)
+    extra: tuple[Mount, ...] = (Mount(report_host, report_dir, writable=True),)
+    guarded = None
     try:
+        if guard is not None:
+            guarded, guard_mounts = _guard_run(scratch, workdir, image_root, python, mounts, test_files, guard,
+                                               report_dir)
+            argv = guarded.argv_prefix + argv[3:] + (guarded.canary_file,)
+            extra += guard_mounts
         request = ExecRequest(
-            argv=pytest_argv(python, f"{report_dir}/junit.xml", test_files),
+            argv=argv,
             workdir=workdir,
             image_root=image_root,
             image_digest=image_digest,
             env=tuple(BASE_ENV) + tuple(env),
             limits=limits,
             network=NetworkPolicy.NONE,
-            mounts=tuple(mounts) + (Mount(report_host, report_dir, writable=True),),
+            mounts=tuple(mounts) + extra,
         )
         result = sandbox.run(request)
-        xml_path = report_host / "junit.xml"
-        xml = xml_path.read_bytes() if xml_path.is_file() and not xml_path.is_symlink() else b""
+        xml, problem = _read_report(report_host / "junit.xml")
+        findings = () if guarded is None else _guard_findings(guarded, xml if not problem else b"", test_files)
     finally:
-        shutil.rmtree(report_host, ignore_errors=True)
+        if guarded is not None:
+            (workdir / guarded.canary_file).unlink(missing_ok=True)
+        remove_tree(scratch)
     log = result.stdout + b"\n" + result.stderr
-    report = parse_junit(xml, test_files) if xml else None
+    report = None
+    if xml:
+        try:
+            report = parse_junit(xml, test_files)
+        except CheckFailed as exc:  # the code under test wrote it, or cut it short: its fault, not ours
+            problem = str(exc)
+    if report is not None and guarded is not None:
+        report = _without(report, guarded.canary_file)
     return TestRun(
         exit_code=result.exit_code,
         timed_out=result.timed_out,
@@ -97,4 +139,64 @@ def run_tests(
         log_tail="\n".join(log.decode("utf-8", "replace").splitlines()[-60:]),
         wall_seconds=result.wall_seconds,
         notes=tuple(result.notes),
+        tampering=tuple(f for f in findings if MISSING_CANARY not in f),
+        tampering_if_solved=tuple(f for f in findings if MISSING_CANARY in f),
+        report_problem=problem,
     )
+
+
+def _read_report(path: Path) -> tuple[bytes, str]:
+    """The report's bytes, bounded; a symlink, a special file or an oversized file is not read."""
+    try:
+        with open(path, "rb", opener=lambda p, flags: os.open(p, flags | os.O_NOFOLLOW | os.O_NONBLOCK)) as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return b"", "the report is not a regular file"
+            data = handle.read(MAX_REPORT_BYTES + 1)
+    except FileNotFoundError:
+        return b"", ""
+    except OSError as exc:
+        return b"", f"the report could not be read ({exc.strerror})"
+    if len(data) > MAX_REPORT_BYTES:
+        return b"", f"the report is larger than {MAX_REPORT_BYTES >> 20} MiB"
+    return data, ""
+
+
+def _guard_run(scratch, workdir, image_root, python, mounts, test_files, guard, report_dir):
+    from bench.verdict.guard import prepare_guard
+    from bench.verdict.masks import masks_for
+
+    empty_dir, empty_file = scratch / "empty", scratch / "empty-file"
+    empty_dir.mkdir()
+    empty_file.write_bytes(b"")
+    os.chmod(empty_dir, 0o755)
+    guarded = prepare_guard(run_dir=workdir, guard_host=scratch / "guard", report_host=scratch / "report",
+                            report_sandbox=report_dir,
+                            guard_sandbox=f"/run/bench-{secrets.token_hex(8)}", python=python,
+                            test_files=test_files, changed={p: list(lines) for p, lines in guard.changed},
+                            allowed=guard.allowed_rules)
+    masks = masks_for(mounts, image_root, guard.packages, empty_dir=empty_dir, empty_file=empty_file)
+    return guarded, guarded.mounts + masks
+
+
+def _guard_findings(guarded, xml: bytes, test_files) -> tuple[str, ...]:
+    from bench.verdict.guard import violations
+
+    found = list(violations(guarded))
+    if found:
+        return tuple(found)
+    if not xml:
+        return ()  # no report: nothing was forged into one (graded as a miss)
+    try:
+        by_id = parse_junit(xml, (*test_files, guarded.canary_file)).by_id()
+    except CheckFailed:
+        return ()
+    for test_id, expected in guarded.canaries:
+        seen = by_id[test_id].outcome if test_id in by_id else MISSING_CANARY
+        if seen != expected:
+            found.append(f"canary (a test that must be {expected} was {seen})")
+    return tuple(found)
+
+
+def _without(report: JUnitReport, canary_file: str) -> JUnitReport:
+    keep = tuple(o for o in report.outcomes if not o.test_id.startswith(canary_file + "::"))
+    return JUnitReport(keep, report.collection_errors)
