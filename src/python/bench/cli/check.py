@@ -47,14 +47,14 @@ def persistent_task(args):
 def run(args: argparse.Namespace) -> int:
     import json
     import shutil
-    import tempfile
 
     from bench.errors import EditError
+    from bench.sandbox.cleanup import scratch_dir
     from bench.score.evaluate import judge, source_snapshot
 
     task = persistent_task(args)
     text = sys.stdin.read()
-    with tempfile.TemporaryDirectory(prefix="bench-check-") as scratch:
+    with scratch_dir(prefix="bench-check-") as scratch:
         tree = Path(scratch) / "tree"
         shutil.copytree(task.pristine, tree, symlinks=True)
         try:

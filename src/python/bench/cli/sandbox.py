@@ -10,8 +10,10 @@ EPILOG = """examples:
   bench sandbox check --backend docker
   bench sandbox check --only fork_bomb --only dns_lookup
 
-One line per case (PASS/FAIL, kind, name, detail), then `N passed, M failed`; exit 0 only when M is 0.
-The suite builds (once) and unpacks the image trixie-py313-slim.
+One line per case (PASS/FAIL, kind, name, detail), then the verdict-integrity table (which layer stops
+which attack of a model's edit on its own verdict; the red-team suite in tests/tampering proves each row),
+then `N passed, M failed`; exit 0 only when M is 0. The suite builds (once) and unpacks the image
+trixie-py313-slim.
 """
 
 
@@ -45,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
         results = conformance.run_suites(backend, cases=cases, progress=_print_case)
     failed = sum(not r.passed and not r.known_failure for r in results)
     passed = sum(r.passed for r in results)
+    _print_threat_model()
     print(f"{passed} passed, {failed} failed")
     if failed:
         raise CheckFailed(f"backend {backend}: {failed} sandbox case(s) failed")
@@ -60,6 +63,15 @@ def _daemon_for(backend: str):
     from bench.sandbox.dockerd import docker_daemon
 
     return docker_daemon()
+
+
+def _print_threat_model() -> None:
+    from bench.verdict.threat_model import table_lines
+
+    print("\nverdict integrity (docs/verdict-integrity.md):")
+    for line in table_lines():
+        print(line)
+    print()
 
 
 def _print_case(result) -> None:

@@ -17,12 +17,17 @@ def _parse(*argv):
     return parser.parse_args(argv)
 
 
-def test_check_prints_one_line_per_case_and_the_tally(capsys):
+def test_check_prints_one_line_per_case_the_verdict_integrity_table_and_the_tally(capsys):
+    from bench.verdict.threat_model import ATTACK_CLASSES
+
     args = _parse("sandbox", "check", "--backend", "bwrap", "--only", "exit_codes", "--only", "dns_lookup")
     assert args.run(args) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[:3] for line in lines[:-1]] == [["PASS", "conformance", "exit_codes:"],
-                                                          ["PASS", "attack", "dns_lookup:"]]
+    assert [line.split()[:3] for line in lines[:2]] == [["PASS", "conformance", "exit_codes:"],
+                                                        ["PASS", "attack", "dns_lookup:"]]
+    table = lines[2:-1]
+    assert [line.split()[0] for line in table if line.split() and line.split()[0] in
+            {a.name for a in ATTACK_CLASSES}] == [a.name for a in ATTACK_CLASSES]
     assert lines[-1] == "2 passed, 0 failed"
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,7 @@ from pathlib import Path
 from bench.attempt.prompt import build_prompt, feedback_message
 from bench.loop.convergence import Trajectory, Turn, classify
 from bench.model.protocol import Message, ModelParams, RequestContext
+from bench.sandbox.cleanup import scratch_dir
 from bench.score.attempt import call_model, response_fields, store_text
 from bench.score.evaluate import evaluate, source_snapshot
 from bench.score.task_env import PreparedTask
@@ -51,7 +51,7 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
     controller_log: list[Message] = [Message("system", CONTROLLER_SYSTEM)]
     turns, records, timings = [], [], {"model_seconds": 0.0, "verdict_seconds": 0.0}
     feedback = ""
-    with tempfile.TemporaryDirectory(prefix="bench-loop-") as scratch:
+    with scratch_dir(prefix="bench-loop-") as scratch:
         tree = Path(scratch) / "tree"
         shutil.copytree(task.pristine, tree, symlinks=True)
         for index in range(1, config.budget + 1):
@@ -61,7 +61,8 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
             call = call_model(model, tuple(messages), params, context)
             timings["model_seconds"] += call.seconds
             if call.completion is None:
-                records.append({"turn": index, "outcome": call.outcome, "reason": call.error, "signature": "",
+                records.append({"turn": index, "outcome": call.outcome, "resolved": False, "reason": call.error,
+                                "signature": "",
                                 "candidate_digest": "", "compiles": True, "failing": [],
                                 "worker_tokens": 0, "controller_tokens": 0})
                 turns.append(Turn(index, "", "", False, True))
@@ -71,7 +72,8 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
             started = time.monotonic()
             evaluation = evaluate(task, tree, call.completion.text, cache=cache)
             timings["verdict_seconds"] += time.monotonic() - started
-            turn = Turn(index, evaluation.candidate_digest, evaluation.signature, evaluation.outcome == "solved",
+            # Converged means resolved: a turn that passes its targets but breaks a guard test is still failing.
+            turn = Turn(index, evaluation.candidate_digest, evaluation.signature, evaluation.resolved,
                         evaluation.compiles)
             turns.append(turn)
             response = response_fields(call.completion, store_dir)
@@ -81,7 +83,8 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
                 guidance, controller_tokens = _guidance(config, controller_log, call.completion.text, feedback,
                                                         params, spec.task_id, index, sample)
             records.append({
-                "turn": index, "outcome": evaluation.outcome, "reason": evaluation.reason,
+                "turn": index, "outcome": evaluation.outcome, "resolved": evaluation.resolved,
+                "reason": evaluation.reason,
                 "signature": evaluation.signature, "candidate_digest": evaluation.candidate_digest,
                 "compiles": evaluation.compiles, "failing": list(evaluation.failing),
                 "response_sha256": response["response_sha256"], "edited_files": list(evaluation.edited_files),
@@ -99,6 +102,7 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
         "class": classification.outcome.value, "class_reason": classification.reason,
         "first_solved_turn": classification.first_solved_turn,
         "outcome": "solved" if classification.first_solved_turn else _final_outcome(records),
+        "resolved": classification.first_solved_turn is not None,
     }
     return fields, timings
 

@@ -16,7 +16,7 @@ from bench.errors import CheckFailed
 from bench.loop.convergence import NO_CANDIDATE, Outcome, Trajectory, Turn, classify
 from bench.report import markov
 
-OUTCOMES = ("solved", "model_miss", "invalid_edit", "model_timeout", "infrastructure_error")
+OUTCOMES = ("solved", "model_miss", "tampered", "invalid_edit", "model_timeout", "infrastructure_error")
 NO_CANDIDATE_OUTCOMES = ("invalid_edit", "model_timeout", "infrastructure_error")
 CLASSES = tuple(outcome.value for outcome in Outcome)
 UNKNOWN = "unknown"
@@ -32,11 +32,16 @@ class LoopTurn:
     failing: tuple[str, ...]
     worker_tokens: int
     controller_tokens: int
+    resolved: bool | None = None  # solved and no pass_to_pass broken; None: as solved (see __post_init__)
+
+    def __post_init__(self) -> None:
+        if self.resolved is None:
+            object.__setattr__(self, "resolved", self.outcome == "solved")
 
     @property
     def state(self) -> str:
         """This turn's state in the Markov model (see ``bench.report.markov``)."""
-        if self.outcome == "solved":
+        if self.resolved:
             return markov.SOLVED
         if self.outcome in NO_CANDIDATE_OUTCOMES:
             return markov.NO_EDIT
@@ -78,6 +83,11 @@ class AttemptRun:
     model: str
     sample: int
     outcome: str
+    resolved: bool | None = None  # the headline: solved and no pass_to_pass test broken; None: as solved
+
+    def __post_init__(self) -> None:
+        if self.resolved is None:
+            object.__setattr__(self, "resolved", self.outcome == "solved")
 
 
 @dataclass(frozen=True)
@@ -124,7 +134,15 @@ def _parse_attempt(record: Mapping[str, Any], number: int) -> AttemptRun:
         model=_text(record, "model", number),
         sample=_integer(record, "sample", number, default=0),
         outcome=_choice(record, "outcome", number, OUTCOMES),
+        resolved=_resolved(record),
     )
+
+
+def _resolved(record: Mapping[str, Any]) -> bool:
+    """As recorded; records made before `resolved` existed: solved with no pass_to_pass test broken."""
+    if "resolved" in record:
+        return bool(record["resolved"])
+    return record.get("outcome") == "solved" and not record.get("pass_to_pass_broken")
 
 
 def _parse_loop(record: Mapping[str, Any], number: int) -> LoopRun:
@@ -182,6 +200,7 @@ def _parse_turn(raw: Any, number: int) -> LoopTurn:
         failing=tuple(failing),
         worker_tokens=_integer(raw, "worker_tokens", number, default=0),
         controller_tokens=_integer(raw, "controller_tokens", number, default=0),
+        resolved=_resolved(raw),
     )
 
 

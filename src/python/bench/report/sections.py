@@ -62,7 +62,7 @@ def attempt_section(model: str, attempts: Sequence[AttemptRun], slug: str) -> tu
         blocks.append(Paragraph("Intervals treat every sample as independent; samples of one task are correlated."))
     by_library = study.group(attempts, key=lambda run: run.library)
     rates = [
-        study.rate(sum(r.outcome == "solved" for r in runs), sum(r.outcome != "infrastructure_error" for r in runs))
+        study.rate(sum(r.resolved for r in runs), sum(r.outcome != "infrastructure_error" for r in runs))
         for runs in by_library.values()
     ]
     plot = BarPlot(

@@ -145,7 +145,7 @@ def pass_at_k_table(attempts: Sequence[AttemptRun]) -> tuple[tuple[int, ...], tu
     fewest = min(len(runs) for runs in per_task.values())
     ks = tuple(k for k in (1, 2, 5, 10, 20, 50, 100) if k <= fewest)
     values = tuple(
-        sum(stats.pass_at_k(len(runs), sum(r.outcome == "solved" for r in runs), k) for runs in per_task.values())
+        sum(stats.pass_at_k(len(runs), sum(r.resolved for r in runs), k) for runs in per_task.values())
         / len(per_task)
         for k in ks
     )

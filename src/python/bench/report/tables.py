@@ -44,14 +44,16 @@ def attempt_table(attempts: Sequence[AttemptRun]) -> Table:
     for library, runs in groups.items():
         counts = Counter(run.outcome for run in runs)
         scored = len(runs) - counts["infrastructure_error"]
-        solved = study.rate(counts["solved"], scored)
+        resolved = study.rate(sum(run.resolved for run in runs), scored)
         rows.append(
-            (library, str(len({run.task_id for run in runs})), str(scored), str(counts["solved"]),
-             fmt_float(solved.value), fmt_interval(solved))
-            + tuple(str(counts[outcome]) for outcome in OUTCOMES[1:])
+            (library, str(len({run.task_id for run in runs})), str(scored), str(sum(run.resolved for run in runs)),
+             fmt_float(resolved.value), fmt_interval(resolved))
+            + tuple(str(counts[outcome]) for outcome in OUTCOMES)
         )
-    columns = ("library", "tasks", "attempts", "solved", "rate", "95 % CI") + OUTCOMES[1:]
-    return Table(columns, tuple(rows), caption="Single attempts by library (Wilson 95 % intervals)")
+    columns = ("library", "tasks", "attempts", "resolved", "rate", "95 % CI") + OUTCOMES
+    return Table(columns, tuple(rows), caption="Single attempts by library: resolved (solved, no pass_to_pass "
+                 "test broken) with Wilson 95 % intervals; `solved` ignores pass_to_pass; `tampered` edits "
+                 "tried to influence the verdict")
 
 
 def pass_at_k_table(attempts: Sequence[AttemptRun]) -> Table | None:

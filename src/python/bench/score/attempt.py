@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import shutil
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from bench.errors import EndpointError, EndpointTimeout
+from bench.sandbox.cleanup import scratch_dir
 from bench.model.protocol import Completion, Message, ModelParams, RequestContext
 from bench.score.evaluate import Evaluation, evaluate, source_snapshot
 from bench.score.task_env import PreparedTask
@@ -47,11 +47,11 @@ def single_attempt(task: PreparedTask, model, params: ModelParams, *, sample: in
     if store_dir is not None:
         store_text(store_dir, prompt.sha256, _messages_text(prompt.messages))
     if call.completion is None:
-        fields.update(outcome=call.outcome, reason=call.error, response_sha256="", usage={})
+        fields.update(outcome=call.outcome, resolved=False, reason=call.error, response_sha256="", usage={})
         return fields, {"model_seconds": call.seconds}
     fields.update(response_fields(call.completion, store_dir))
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="bench-attempt-") as scratch:
+    with scratch_dir(prefix="bench-attempt-") as scratch:
         tree = Path(scratch) / "tree"
         shutil.copytree(task.pristine, tree, symlinks=True)
         evaluation = evaluate(task, tree, call.completion.text, cache=cache, fresh_copy=False)
@@ -73,6 +73,7 @@ def evaluation_fields(evaluation: Evaluation) -> dict:
     verdict = evaluation.verdict
     return {
         "outcome": evaluation.outcome,
+        "resolved": evaluation.resolved,
         "reason": evaluation.reason,
         "edited_files": list(evaluation.edited_files),
         "candidate_digest": evaluation.candidate_digest,

@@ -7,20 +7,20 @@ from __future__ import annotations
 
 import re
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from bench.errors import EditError
+from bench.sandbox.cleanup import scratch_dir
 from bench.loop.signature import candidate_digest, failure_signature, normalise_error_line, top_error_line
 from bench.score.task_env import PreparedTask, limits_for
 from bench.verdict.grade import Verdict, grade
-from bench.verdict.run_tests import TestRun, run_tests
+from bench.verdict.run_tests import GuardRequest, TestRun, run_tests
 
 
 @dataclass(frozen=True)
 class Evaluation:
-    outcome: str  # solved | model_miss | invalid_edit
+    outcome: str  # solved | model_miss | tampered | invalid_edit
     reason: str
     verdict: Verdict | None  # None for invalid_edit
     edited_files: tuple[str, ...]
@@ -31,6 +31,11 @@ class Evaluation:
     signature: str
     feedback_full: str
     feedback_count: str
+
+    @property
+    def resolved(self) -> bool:
+        """Solved and no pass_to_pass test broken: the headline."""
+        return self.verdict is not None and self.verdict.resolved
 
 
 def source_snapshot(tree: Path, paths: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
@@ -48,7 +53,8 @@ def apply_reply(tree: Path, reply: str, allowed: tuple[str, ...]):
     return apply_edits(tree, parse_edits(reply), allowed)
 
 
-def evaluate(task: PreparedTask, tree: Path, reply: str, *, cache=None, fresh_copy: bool = True) -> Evaluation:
+def evaluate(task: PreparedTask, tree: Path, reply: str, *, cache=None, fresh_copy: bool = True,
+             scan: bool = True) -> Evaluation:
     """Apply `reply` to `tree` (edited in place) and judge the result. `fresh_copy=False` lets the tests run
     in `tree` itself, for callers that throw the tree away afterwards."""
     spec = task.spec
@@ -57,30 +63,55 @@ def evaluate(task: PreparedTask, tree: Path, reply: str, *, cache=None, fresh_co
     except EditError as exc:
         return _invalid(task, tree, exc)
     sources = source_snapshot(tree, spec.source_files)
-    verdict = judge(task, tree, sources, cache=cache, fresh_copy=fresh_copy)
+    verdict = judge(task, tree, sources, cache=cache, fresh_copy=fresh_copy, scan=scan)
     return _evaluation(task, verdict, sources, tuple(c.path for c in applied.files), applied.diff)
 
 
-def judge(task: PreparedTask, tree: Path, sources, *, cache=None, fresh_copy: bool = True) -> Verdict:
-    """Run the tests and grade; cached by content. Tests may write files, so by default they run in a fresh
-    copy of `tree` and the tree itself stays exactly as the edits left it."""
+def judge(task: PreparedTask, tree: Path, sources, *, cache=None, fresh_copy: bool = True,
+          scan: bool = True) -> Verdict:
+    """Scan the edit, run the tests guarded and grade; cached by content. Tests may write files, so by
+    default they run in a fresh copy of `tree` and the tree itself stays exactly as the edits left it.
+
+    `sources` are the candidate's source files; the task's pristine tree is the base they are compared with:
+    what the edit adds is scanned statically (bench.verdict.edit_scan) before anything of it runs, and its
+    changed lines tell the run's audit guard which calls are the edit's own (bench.verdict.guard).
+    `scan=False` leaves the static scan out: the red-team suite uses it to show what the run-time layers stop
+    on their own."""
+    from bench.verdict.edit_scan import scan_edit
+    from bench.verdict.guard import changed_lines
+    from bench.verdict.masks import task_packages
+
+    spec = task.spec
+    base = source_snapshot(task.pristine, spec.source_files)
+    findings = scan_edit(base, sources, test_names=spec.fail_to_pass + spec.pass_to_pass + spec.test_files)
+    findings = tuple(f for f in findings if f.rule not in task.allowed_rules)
+    if findings and scan:
+        return tampered_by_scan(spec, findings)
     key = None
     if cache is not None:
-        key = cache.key({**task.verdict_key(), "candidate": candidate_digest(sources), "kind": "verdict-v1"})
+        key = cache.key({**task.verdict_key(), "candidate": candidate_digest(sources), "kind": "verdict-v2",
+                         "scan": scan})
         hit = cache.get(key)
         if hit is not None:
             return verdict_from_json(hit)
-    with tempfile.TemporaryDirectory(prefix="bench-run-") as scratch:
+    with scratch_dir(prefix="bench-run-") as scratch:
         run_dir = Path(scratch) / "work" if fresh_copy else tree
         if fresh_copy:
             shutil.copytree(tree, run_dir, symlinks=True)
+        changed = tuple(sorted((p, tuple(lines)) for p, lines in changed_lines(base, sources).items()))
         run = run_tests(sandbox=task.sandbox, workdir=run_dir, image_root=task.image_root,
                         image_digest=task.image_digest, python=task.python, env=task.env, mounts=task.mounts,
-                        test_files=task.spec.test_files, limits=limits_for(task.spec))
+                        test_files=spec.test_files, limits=limits_for(spec),
+                        guard=GuardRequest(changed, task_packages(spec.source_files), task.allowed_rules))
     verdict = grade(task.spec, run)
     if cache is not None and key is not None:
         cache.put(key, verdict_to_json(verdict))
     return verdict
+
+
+def tampered_by_scan(spec, findings) -> Verdict:
+    reason = "edit scan: " + "; ".join(f.describe() for f in findings)
+    return Verdict("tampered", reason, (), tuple(spec.fail_to_pass), (), None, "", "")
 
 
 def verdict_to_json(verdict: Verdict) -> bytes:
@@ -114,7 +145,7 @@ def _evaluation(task, verdict: Verdict, sources, edited, diff) -> Evaluation:
     return Evaluation(
         outcome=verdict.outcome, reason=verdict.reason, verdict=verdict, edited_files=edited, diff=diff,
         candidate_digest=candidate_digest(sources), compiles=compiles, failing=failing,
-        signature="" if verdict.solved else failure_signature(compiles, failing, top),
+        signature="" if verdict.resolved else failure_signature(compiles, failing, top),
         feedback_full=full_feedback(verdict, details), feedback_count=count_feedback(verdict, task.spec),
     )
 
@@ -149,7 +180,9 @@ def clean_text(text: str, limit: int = 1500) -> str:
 
 
 def full_feedback(verdict: Verdict, details) -> str:
-    if verdict.solved:
+    if verdict.outcome == "tampered":
+        return f"Your edit was rejected as an attempt to influence the verdict ({verdict.reason})."
+    if verdict.resolved:
         return "All target tests pass."
     lines = [f"The tests still fail: {verdict.reason}."]
     for test_id, outcome, message, detail in details[:8]:
@@ -160,7 +193,9 @@ def full_feedback(verdict: Verdict, details) -> str:
 
 
 def count_feedback(verdict: Verdict, spec) -> str:
-    if verdict.solved:
+    if verdict.outcome == "tampered":
+        return f"Your edit was rejected as an attempt to influence the verdict ({verdict.reason})."
+    if verdict.resolved:
         return "All target tests pass."
     failing = len(set(verdict.still_failing) | set(verdict.pass_to_pass_broken))
     total = len(spec.fail_to_pass) + len(spec.pass_to_pass)

@@ -20,18 +20,20 @@ def resample(task: PreparedTask, model, params: ModelParams, *, budget: int, sam
         fields, timing = single_attempt(task, model, draw_params, sample=draw, store_dir=store_dir, cache=cache)
         seconds += sum(v for v in timing.values() if isinstance(v, float))
         turns.append({
-            "turn": index, "outcome": fields["outcome"], "reason": fields.get("reason", ""),
+            "turn": index, "outcome": fields["outcome"], "resolved": fields.get("resolved", False),
+            "reason": fields.get("reason", ""),
             "signature": "", "candidate_digest": fields.get("candidate_digest", ""), "compiles": True,
             "failing": fields.get("still_failing", []), "response_sha256": fields.get("response_sha256", ""),
             "worker_tokens": sum(fields.get("usage", {}).values()) if fields.get("usage") else 0,
             "controller_tokens": 0,
         })
-        if fields["outcome"] == "solved":
+        if fields.get("resolved"):
             break
-    first = next((t["turn"] for t in turns if t["outcome"] == "solved"), None)
+    first = next((t["turn"] for t in turns if t["resolved"]), None)
     return {
         "budget": budget, "turns": turns, "first_solved_turn": first,
         "class": "CONVERGED" if first else "EXHAUSTED",
         "class_reason": f"draw {first} solved" if first else f"none of {len(turns)} draws solved",
         "outcome": "solved" if first else turns[-1]["outcome"],
+        "resolved": first is not None,
     }, {"seconds": seconds}

@@ -28,17 +28,25 @@ def _rate(solved: int, n: int) -> str:
     return f"{solved:>4}/{n:<4} {share:6.1%}  [{ci.low:5.1%}, {ci.high:5.1%}]"
 
 
+def resolved(record: dict) -> bool:
+    """Solved and no pass_to_pass test broken (records made before the field existed: derived)."""
+    if "resolved" in record:
+        return bool(record["resolved"])
+    return record.get("outcome") == "solved" and not record.get("pass_to_pass_broken")
+
+
 def _attempt_table(records: Sequence[dict]) -> list[str]:
     groups = defaultdict(list)
     for r in records:
         groups[r["library"]].append(r)
-    header = f"{'library':<22} {'solved/n':>9}  {'rate':>6}  {'95% Wilson':<16} " + " ".join(
-        f"{o:>10}" for o in OUTCOMES[1:])
+    header = f"{'library':<22} {'resolved/n':>9}  {'rate':>6}  {'95% Wilson':<16} " + " ".join(
+        f"{o[:10]:>10}" for o in OUTCOMES)
     lines = ["", header, "-" * len(header)]
     for name, rows in sorted(groups.items()) + [("overall", list(records))]:
         counts = Counter(r["outcome"] for r in rows)
-        lines.append(f"{name:<22} {_rate(counts['solved'], len(rows))} "
-                     + " ".join(f"{counts[o]:>10}" for o in OUTCOMES[1:]))
+        scored = [r for r in rows if r["outcome"] != "infrastructure_error"]
+        lines.append(f"{name:<22} {_rate(sum(resolved(r) for r in scored), len(scored))} "
+                     + " ".join(f"{counts[o]:>10}" for o in OUTCOMES))
     samples = max(r["sample"] for r in records) + 1
     if samples > 1:
         lines.append(f"pass@k over {samples} samples per task: " + ", ".join(
@@ -51,7 +59,7 @@ def _mean_pass_at_k(records: Iterable[dict], n: int, k: int) -> float:
     tasks = set()
     for r in records:
         tasks.add(r["task_id"])
-        solved_by_task[r["task_id"]] += r["outcome"] == "solved"
+        solved_by_task[r["task_id"]] += resolved(r)
     return sum(pass_at_k(n, solved_by_task[t], k) for t in tasks) / len(tasks)
 
 

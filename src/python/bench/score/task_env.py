@@ -40,6 +40,7 @@ class PreparedTask:
     mounts: tuple
     sandbox: object
     integrity: dict  # hashes of the inputs, cited by every record of this task
+    allowed_rules: tuple[str, ...] = ()  # integrity rules this task's honest fix breaks (bench.verdict.allowances)
 
     def verdict_key(self) -> dict:
         return {"spec": self.integrity["spec_sha256"], "env_key": self.env_key}
@@ -54,6 +55,7 @@ def prepare_task(spec: TaskSpec, root: Path, scratch: Path, *, sandbox_name: str
     from bench.gate.certify import certify
     from bench.sandbox.registry import get_sandbox
     from bench.source.workspace import prepare
+    from bench.verdict.allowances import allowed_rules
 
     # Scored only in its certified environment: a changed image or lock re-certifies here first.
     outcome = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror)
@@ -85,7 +87,7 @@ def prepare_task(spec: TaskSpec, root: Path, scratch: Path, *, sandbox_name: str
         image_root=unpack_image(image), env_key=environment.env_key, python=layout["python"],
         env=tuple(tuple(e) for e in layout["env"]),
         mounts=tuple(Mount(Path(h), p, w) for h, p, w in layout["mounts"]),
-        sandbox=get_sandbox(sandbox_name), integrity=integrity,
+        sandbox=get_sandbox(sandbox_name), integrity=integrity, allowed_rules=allowed_rules(root, spec.task_id),
     )
 
 
