@@ -33,6 +33,7 @@ def read_predictions(path: Path) -> list[dict]:
 
 def score_predictions(args) -> int:
     from bench.attempt.unified_diff import apply_unified_diff
+    from bench.sandbox.cleanup import scratch_dir
     from bench.score.evaluate import judge, source_snapshot
     from bench.score.runner import benchmark_identity
     from bench.score.summary import summary_lines
@@ -66,7 +67,7 @@ def score_predictions(args) -> int:
             record = base_record(unit, task.integrity, benchmark)
             patch = item.get("model_patch") or ""
             record["response_sha256"] = sha256_bytes(patch.encode())
-            with tempfile.TemporaryDirectory() as attempt:
+            with scratch_dir(prefix="bench-pred-") as attempt:
                 tree = Path(attempt) / "tree"
                 shutil.copytree(task.pristine, tree, symlinks=True)
                 try:
@@ -74,10 +75,10 @@ def score_predictions(args) -> int:
                         raise EditError("empty model_patch", reason="no_edits")
                     apply_unified_diff(tree, patch, spec.source_files)
                 except EditError as exc:
-                    record.update(outcome="invalid_edit", reason=str(exc))
+                    record.update(outcome="invalid_edit", resolved=False, reason=str(exc))
                 else:
                     verdict = judge(task, tree, source_snapshot(tree, spec.source_files), fresh_copy=False)
-                    record.update(outcome=verdict.outcome, reason=verdict.reason,
+                    record.update(outcome=verdict.outcome, resolved=verdict.resolved, reason=verdict.reason,
                                   still_failing=list(verdict.still_failing),
                                   pass_to_pass_broken=list(verdict.pass_to_pass_broken))
             w.append(record)
