@@ -1,11 +1,13 @@
 """Harness overhead of scoring one certified task with a ready environment, against bare pytest.
 
     python benchmarks/harness_overhead.py [--task synthetic.caesar_shift] [--repeats 15]
+    python benchmarks/harness_overhead.py --task mutation.idna.3.10.047e7b84
 
 Both sides run in the same sandbox, image and venv, on the same tree:
   scored  — what `bench score` does per attempt once the model has answered: copy the pristine tree, apply
-            the reply's SEARCH/REPLACE edits, run the test files with JUnit XML to a private path, parse, grade
-            (the verdict cache is off);
+            the reply's SEARCH/REPLACE edits, scan what the edit adds, run the test files guarded (launcher
+            with the audit hook, read-only tests, canaries, masks) with JUnit XML to a private path, parse,
+            grade (the verdict cache is off);
   bare    — `python -m pytest <target test ids>` on the already-edited tree, nothing else.
 Prints the median of each and the ratio scored / bare, measured in one run (the machine is shared, so only
 the ratio means anything).
@@ -23,17 +25,21 @@ from pathlib import Path
 
 from bench.sandbox.protocol import ExecRequest, Mount
 from bench.score.evaluate import evaluate
-from bench.testsupport import checkout_root, prepared_task, whole_file_edit
+from bench.testsupport import prepared_task, whole_file_edit
 from bench.verdict.run_tests import BASE_ENV
 
 
-def reference_reply(task) -> str:
+def reference_reply(task, scratch: Path) -> str:
+    """The task's own fix as a reply: a synthetic task's reference, a PR's fix commit, a mutation's revert."""
+    from bench.source.workspace import prepare
+
     spec = task.spec
+    fixed = prepare(spec, "fix", scratch / "fix").path
     parts = []
     for path in spec.source_files:
-        old = (task.pristine / path).read_text()
-        new = (checkout_root() / spec.synthetic_dir / "reference" / path).read_text()
-        parts.append(whole_file_edit(path, old, new))
+        old, new = (task.pristine / path).read_text(), (fixed / path).read_text()
+        if old != new:
+            parts.append(whole_file_edit(path, old, new))
     return "\n".join(parts)
 
 
@@ -43,7 +49,7 @@ def time_scored(task, reply: str, scratch: Path) -> float:
     shutil.copytree(task.pristine, tree, symlinks=True)
     result = evaluate(task, tree, reply, cache=None, fresh_copy=False)  # as a single attempt does
     elapsed = time.perf_counter() - started
-    assert result.outcome == "solved", result.reason
+    assert result.resolved, result.reason
     shutil.rmtree(tree)
     return elapsed
 
@@ -67,7 +73,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-overhead-") as scratch:
         scratch = Path(scratch)
         task = prepared_task(args.task, scratch / "prepared")
-        reply = reference_reply(task)
+        reply = reference_reply(task, scratch)
         edited = scratch / "edited"
         shutil.copytree(task.pristine, edited, symlinks=True)
         evaluate(task, edited, reply)  # leaves the solved tree for the bare runs (and warms the page cache)

@@ -1,6 +1,7 @@
 """A candidate that prints PASSED lines and forces exit code 0 while the target tests fail is not solved:
 verdicts come from the JUnit XML written to a path the code under test is not told in advance, never from
-printed text or the exit code alone."""
+printed text or the exit code alone. The static edit scan flags the hard exit (tampered); without it the run
+leaves no report and the candidate is a plain miss."""
 
 from __future__ import annotations
 
@@ -41,12 +42,13 @@ os._exit(0)
 '''
 
 
+@pytest.mark.parametrize("scan,expected", [(True, "tampered"), (False, "model_miss")], ids=["scan", "no-scan"])
 @pytest.mark.parametrize("payload", [SPOOF_AT_EXIT, SPOOF_AT_IMPORT], ids=["atexit", "import"])
-def test_printed_passed_and_exit_zero_is_scored_model_miss(task, tmp_path, payload):
+def test_printed_passed_and_exit_zero_is_not_solved(task, tmp_path, payload, scan, expected):
     tree = _tree(task, tmp_path)
     source = (tree / "caesar.py").read_text()
-    result = evaluate(task, tree, whole_file_edit("caesar.py", source, source + payload))
-    assert result.outcome == "model_miss"
+    result = evaluate(task, tree, whole_file_edit("caesar.py", source, source + payload), scan=scan)
+    assert (result.outcome, result.resolved) == (expected, False)
     assert set(result.verdict.still_failing) == set(task.spec.fail_to_pass)
 
 
@@ -54,7 +56,8 @@ def test_reference_solution_is_solved_and_initial_is_not(task, tmp_path):
     tree = _tree(task, tmp_path)
     source = (tree / "caesar.py").read_text()
     reference = (checkout_root() / task.spec.synthetic_dir / "reference" / "caesar.py").read_text()
-    assert evaluate(task, tree, whole_file_edit("caesar.py", source, reference)).outcome == "solved"
+    solved = evaluate(task, tree, whole_file_edit("caesar.py", source, reference))
+    assert (solved.outcome, solved.resolved) == ("solved", True)
     again = _tree(task, tmp_path / "again")
     assert evaluate(task, again, whole_file_edit("caesar.py", source, source + "\n")).outcome == "model_miss"
 

@@ -1,0 +1,116 @@
+"""No false alarms, measured: every task's honest fix, scored through the path a model's edit takes.
+
+The honest fix is the task's own answer written as a model's reply: a synthetic task's reference solution, a
+PR task's fix-commit version of its source files, a mutation task's released (unmutated) file. Each is sent
+through ``bench.score.evaluate`` exactly like a reply (edit application, the static edit scan, the guarded
+test run, grading) and must end ``resolved`` and never ``tampered``.
+
+    python scripts/honest_fixes.py [SELECTOR ...] [--static-only] [--mirror DIR] [--jobs N] [--out F.jsonl]
+
+``--static-only`` runs the edit scan alone (host side, seconds for the whole pool). Without it every task is
+prepared (certified, environment built) and its fix is scored in the sandbox. Prints one line per task that
+is not resolved-and-untampered, then ``N resolved, M tampered, K other of T`` (and the last line
+``N passed, M failed``). Exit 1 when any task falls short.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src" / "python"))
+
+
+def honest_reply(spec, base: Path, fix: Path) -> tuple[str, tuple, tuple]:
+    """The fix as a SEARCH/REPLACE reply (whole files), with the (path, text) before and after."""
+    from bench.testsupport import whole_file_edit
+
+    before = tuple((p, _text(base / p)) for p in spec.source_files)
+    after = tuple((p, _text(fix / p)) for p in spec.source_files)
+    blocks = [whole_file_edit(p, old, new) for (p, old), (_, new) in zip(before, after) if old != new]
+    return "\n".join(blocks), before, after
+
+
+def _text(path: Path) -> str:
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+
+def check_static(spec, scratch: Path, mirror) -> dict:
+    from bench.source.workspace import prepare
+    from bench.verdict.edit_scan import scan_edit
+
+    base = prepare(spec, "base", scratch / "base", mirror=mirror).path
+    fix = prepare(spec, "fix", scratch / "fix", mirror=mirror).path
+    _, before, after = honest_reply(spec, base, fix)
+    from bench.verdict.allowances import allowed_rules
+
+    findings = scan_edit(before, after, test_names=spec.fail_to_pass + spec.pass_to_pass + spec.test_files)
+    findings = [f for f in findings if f.rule not in allowed_rules(ROOT, spec.task_id)]
+    if findings:
+        return {"outcome": "tampered", "reason": "; ".join(f.describe() for f in findings), "resolved": False}
+    return {"outcome": "solved", "reason": "static scan clean", "resolved": True}
+
+
+def check_scored(spec, scratch: Path, mirror) -> dict:
+    import shutil
+
+    from bench.score.evaluate import evaluate
+    from bench.score.task_env import prepare_task
+    from bench.source.workspace import prepare
+
+    task = prepare_task(spec, ROOT, scratch / "prepared", sandbox_name="bwrap", mirror=mirror)
+    fix = prepare(spec, "fix", scratch / "fix", mirror=mirror).path
+    tree = scratch / "tree"
+    shutil.copytree(task.pristine, tree, symlinks=True)
+    reply, _, _ = honest_reply(spec, task.pristine, fix)
+    result = evaluate(task, tree, reply, fresh_copy=False)
+    return {"outcome": result.outcome, "reason": result.reason, "resolved": result.resolved}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("selector", nargs="?", default="all", help="a task selector (kind:pr, lib:click, …)")
+    parser.add_argument("--static-only", action="store_true")
+    parser.add_argument("--mirror", type=Path, default=None)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=None, help="one JSON line per task")
+    args = parser.parse_args(argv)
+    from bench.spec.load import discover, load_all, select
+
+    specs = select(load_all(discover(ROOT)), args.selector)
+    check = check_static if args.static_only else check_scored
+
+    def one(spec) -> dict:
+        with tempfile.TemporaryDirectory(prefix="bench-honest-") as scratch:
+            try:
+                result = check(spec, Path(scratch), args.mirror)
+            except Exception as exc:  # a task that cannot be prepared is counted, not fatal
+                result = {"outcome": "error", "reason": f"{type(exc).__name__}: {exc}"[:500], "resolved": False}
+        return {"task_id": spec.task_id, "kind": spec.kind, **result}
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        results = list(pool.map(one, specs))
+    resolved = sum(r["resolved"] and r["outcome"] != "tampered" for r in results)
+    tampered = sum(r["outcome"] == "tampered" for r in results)
+    for r in results:
+        if not r["resolved"] or r["outcome"] == "tampered":
+            print(f"{r['task_id']}: {r['outcome']}: {r['reason']}")
+    if args.out:
+        args.out.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in results))
+    by_kind: dict = {}
+    for r in results:
+        done, total = by_kind.get(r["kind"], (0, 0))
+        by_kind[r["kind"]] = (done + (r["resolved"] and r["outcome"] != "tampered"), total + 1)
+    print(", ".join(f"{kind}: {done}/{total}" for kind, (done, total) in sorted(by_kind.items())))
+    print(f"{resolved} resolved, {tampered} tampered, {len(results) - resolved - tampered} other of {len(results)}")
+    print(f"{resolved} passed, {len(results) - resolved} failed")
+    return 0 if resolved == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
