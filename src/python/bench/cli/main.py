@@ -6,6 +6,7 @@ Exit codes: 0 ok, 1 the thing checked failed, 2 bad input or usage, 3 infrastruc
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from typing import Sequence
 
@@ -53,14 +54,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse reports usage errors itself
         return EXIT_USAGE if exc.code not in (0, None) else 0
+    from bench.cli import signals
+
     try:
-        return int(args.run(args) or 0)
+        with signals.handled():
+            return int(args.run(args) or 0)
     except BenchError as exc:
         print(f"bench {args.verb}: error: {exc}", file=sys.stderr)
         return exc.exit_code
-    except KeyboardInterrupt:
-        print(f"bench {args.verb}: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (bench.cli.signals): every clean-up on the way has run
+        number = signals.received() or signal.SIGINT
+        print(f"bench {args.verb}: interrupted ({signal.Signals(number).name})", file=sys.stderr)
+        return 128 + number
     except OSError as exc:
         print(f"bench {args.verb}: error: {exc}", file=sys.stderr)
         return EXIT_INFRA

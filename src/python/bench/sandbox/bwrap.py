@@ -5,8 +5,9 @@ ipc, uts and cgroup namespaces: no network (only ``lo``), no capabilities, no ne
 image's /usr and /etc read-only, the work dir at /work the only writable host path, a private /tmp. Limits:
 cgroups (memory without swap, pids, cpu) where writable, rlimits (fsize, nofile, nproc, core) always, a
 wall-clock deadline and a disk-growth guard watched from here. On every way out — normal exit, timeout,
-error, KeyboardInterrupt — the whole process tree is killed, the cgroups removed and the work dir handed back
-to its owner. Limits that could not be enforced as asked are listed in ``ExecResult.notes``.
+error, KeyboardInterrupt, the harness stopping (``shutdown``) — the whole process tree is killed, the cgroups
+removed and the work dir handed back to its owner. Limits that could not be enforced as asked are listed in
+``ExecResult.notes``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import time
 from pathlib import Path
 
 from bench.errors import SandboxError
-from bench.sandbox import _bwrap_args, _cgroups, _identity, _requests
+from bench.sandbox import _bwrap_args, _cgroups, _identity, _requests, shutdown
 from bench.sandbox._capture import disk_growth_watch, pump
 from bench.sandbox._host_tools import ensure_tool
 from bench.sandbox.protocol import ExecRequest, ExecResult, Limits
@@ -92,11 +93,17 @@ class _Run:
         self.owners: tuple[_identity.Owner, ...] = ()
 
     def execute(self) -> ExecResult:
+        shutdown.check()
         _cgroups.sweep_stale(self.cgroups.layout)
         with _active_lock:
             _active.add(self.cgroups.name)
+        token = shutdown.register(self._kill_tree)  # SIGTERM of the harness kills the tree from any thread
         try:
-            result = self._execute()
+            try:
+                result = self._execute()
+            finally:
+                shutdown.unregister(token)
+            shutdown.check()  # killed because the harness is stopping: not a result
         except BaseException:
             self._teardown(raise_leftovers=False)  # the error in flight (e.g. KeyboardInterrupt) is the news
             raise
