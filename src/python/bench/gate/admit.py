@@ -44,15 +44,14 @@ def lock_candidate(spec: TaskSpec, root: Path, *, sandbox_name: str, mirror: Pat
                    cutoff: str | None = None, late: tuple[str, ...] = ()) -> Path:
     """Resolve the candidate's test dependencies at base inside the sandbox and write its lock (as of
     ``cutoff``, default the fix's merge time; none for a task without one)."""
-    import tempfile
-
     from bench.environment.image import ensure_image
     from bench.environment.lock import resolve_lock, write_lock
+    from bench.sandbox.cleanup import scratch_dir
     from bench.source.workspace import prepare
 
     image = ensure_image(spec.image, root=root)
-    with tempfile.TemporaryDirectory(prefix="bench-admit-") as scratch:
-        workspace = prepare(spec, "base", Path(scratch) / "repo", mirror=mirror)
+    with scratch_dir(prefix="bench-admit-") as scratch:  # the repo's build backend ran in it, in the sandbox
+        workspace = prepare(spec, "base", scratch / "repo", mirror=mirror)
         result = resolve_lock(workspace.path, image=image, sandbox_name=sandbox_name,
                               cutoff=cutoff or spec.provenance.merged_at or None, late=late)
     return write_lock(_lock_name(spec), result.text, root=root)
