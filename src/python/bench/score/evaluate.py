@@ -102,7 +102,8 @@ def judge(task: PreparedTask, tree: Path, sources, *, cache=None, fresh_copy: bo
         run = run_tests(sandbox=task.sandbox, workdir=run_dir, image_root=task.image_root,
                         image_digest=task.image_digest, python=task.python, env=task.env, mounts=task.mounts,
                         test_files=spec.test_files, limits=limits_for(spec),
-                        guard=GuardRequest(changed, task_packages(spec.source_files), task.allowed_rules))
+                        guard=GuardRequest(changed, task_packages(spec.source_files), task.allowed_rules,
+                                           task.content_masks))
     verdict = grade(task.spec, run)
     if cache is not None and key is not None:
         cache.put(key, verdict_to_json(verdict))

@@ -23,6 +23,10 @@ SCORE_LIMITS = Limits(wall_seconds=300.0, memory_bytes=4 << 30, pids=512, cpus=1
 SYNTHETIC_LIMITS = Limits(wall_seconds=30.0, memory_bytes=2 << 30, pids=256, cpus=1.0, output_bytes=1 << 20)
 
 
+# A layout written by an older harness lacks what this one lays out (content masks since 2): made again.
+LAYOUT_VERSION = 2
+
+
 def limits_for(spec: TaskSpec) -> Limits:
     return SYNTHETIC_LIMITS if spec.kind == "synthetic" else SCORE_LIMITS
 
@@ -41,6 +45,9 @@ class PreparedTask:
     sandbox: object
     integrity: dict  # hashes of the inputs, cited by every record of this task
     allowed_rules: tuple[str, ...] = ()  # integrity rules this task's honest fix breaks (bench.verdict.allowances)
+    # Files of the environment that hold the task's answer under another name (bench.score.no_leak), hidden
+    # from its scored runs like the vendored copies bench.verdict.masks finds by name.
+    content_masks: tuple[str, ...] = ()
 
     def verdict_key(self) -> dict:
         return {"spec": self.integrity["spec_sha256"], "env_key": self.env_key}
@@ -55,6 +62,7 @@ def prepare_task(spec: TaskSpec, root: Path, scratch: Path, *, sandbox_name: str
     from bench.gate.certify import certify
     from bench.sandbox.registry import get_sandbox
     from bench.source.workspace import prepare
+    from bench.score.no_leak import content_masks
     from bench.verdict.allowances import allowed_rules
 
     # Scored only in its certified environment: a changed image or lock re-certifies here first.
@@ -65,7 +73,8 @@ def prepare_task(spec: TaskSpec, root: Path, scratch: Path, *, sandbox_name: str
     environment = ensure_venv(root / spec.lockfile, image, sandbox_name)
     task_dir = scratch / spec.task_id
     marker = task_dir / "ready.json"
-    inputs = {"certificate_sha256": outcome.certificate.sha256, "env_key": environment.env_key}
+    inputs = {"certificate_sha256": outcome.certificate.sha256, "env_key": environment.env_key,
+              "layout": LAYOUT_VERSION}
     layout = _read_layout(marker, inputs) if reuse else None
     if layout is None:
         shutil.rmtree(task_dir, ignore_errors=True)
@@ -73,7 +82,8 @@ def prepare_task(spec: TaskSpec, root: Path, scratch: Path, *, sandbox_name: str
         run_env = prepare_workspace_env(workspace.path, environment, overlay_dir=task_dir / "overlay")
         layout = {"inputs": inputs, "workspace_sha256": workspace.tree_digest, "python": run_env.python,
                   "env": [list(e) for e in run_env.env],
-                  "mounts": [[str(m.host_path), m.sandbox_path, m.writable] for m in run_env.mounts]}
+                  "mounts": [[str(m.host_path), m.sandbox_path, m.writable] for m in run_env.mounts],
+                  "content_masks": list(content_masks(spec, run_env.mounts, task_dir / "leaks"))}
         write_atomic(marker, canonical_json(layout))
     integrity = {
         "spec_sha256": spec_sha256(spec),
@@ -88,6 +98,7 @@ def prepare_task(spec: TaskSpec, root: Path, scratch: Path, *, sandbox_name: str
         env=tuple(tuple(e) for e in layout["env"]),
         mounts=tuple(Mount(Path(h), p, w) for h, p, w in layout["mounts"]),
         sandbox=get_sandbox(sandbox_name), integrity=integrity, allowed_rules=allowed_rules(root, spec.task_id),
+        content_masks=tuple(layout.get("content_masks", ())),
     )
 
 

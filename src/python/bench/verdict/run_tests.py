@@ -65,6 +65,7 @@ class GuardRequest:
     changed: tuple[tuple[str, tuple[int, ...]], ...]
     packages: tuple[str, ...]
     allowed_rules: tuple[str, ...] = ()  # rules the task's own honest fix breaks
+    content_masks: tuple[str, ...] = ()  # sandbox paths of files that hold the answer under another name
 
 
 def pytest_argv(python: str, report_path: str, targets: Sequence[str]) -> tuple[str, ...]:
@@ -175,6 +176,8 @@ def _guard_run(scratch, workdir, image_root, python, mounts, test_files, guard, 
                             test_files=test_files, changed={p: list(lines) for p, lines in guard.changed},
                             allowed=guard.allowed_rules)
     masks = masks_for(mounts, image_root, guard.packages, empty_dir=empty_dir, empty_file=empty_file)
+    masks += tuple(Mount(empty_file, path, mask=True) for path in guard.content_masks
+                   if path not in {m.sandbox_path for m in masks})
     return guarded, guarded.mounts + masks
 
 
