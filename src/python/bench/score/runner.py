@@ -9,7 +9,6 @@ Durations go to ``<out>/timings.jsonl``, never into a record. A run resumes by s
 from __future__ import annotations
 
 import subprocess
-import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -18,6 +17,7 @@ from pathlib import Path
 
 from bench.errors import BenchError
 from bench.model.protocol import ModelParams
+from bench.sandbox.cleanup import scratch_dir
 from bench.score.units import Unit, base_record, record_key
 from bench.store.canonical import canonical_json, sha256_of
 from bench.store.records import RecordWriter, read_records
@@ -88,11 +88,12 @@ def run(plan: RunPlan, *, on_done=None) -> RunResult:
     controller = get_model(plan.controller_id, plan.params) if plan.controller_id else None
     cache = ActionCache("verdicts") if plan.use_cache else None
     benchmark = benchmark_identity(plan.root, plan.specs)
-    with tempfile.TemporaryDirectory(prefix="bench-score-") as scratch, \
+    with scratch_dir(prefix="bench-score-") as scratch, \
             RecordWriter(log_path) as writer, RecordWriter(plan.out_dir / "timings.jsonl") as timings:
         pool = TaskPool(plan.root, Path(scratch), sandbox_name=plan.sandbox_name, mirror=plan.mirror)
         context = _UnitContext(plan, model, controller, cache, pool, benchmark, plan.out_dir / "store")
-        with ThreadPoolExecutor(max_workers=max(1, plan.workers)) as executor:
+        executor = ThreadPoolExecutor(max_workers=max(1, plan.workers))
+        try:
             futures = [executor.submit(context.run_unit, unit) for unit in units]
             for future in as_completed(futures):
                 record, timing = future.result()
@@ -100,6 +101,12 @@ def run(plan: RunPlan, *, on_done=None) -> RunResult:
                 timings.append(timing)
                 if on_done is not None:
                     on_done(record)
+        except BaseException:
+            # Interrupted (SIGTERM/SIGINT) or failed: units not started yet must not start (they could still
+            # call a model or prepare tasks); running ones end as their sandboxes are killed.
+            executor.shutdown(wait=True, cancel_futures=True)
+            raise
+        executor.shutdown(wait=True)
     records = tuple(sorted(_latest(read_records(log_path)).values(), key=lambda r: _sort_key(record_key(r))))
     results = plan.out_dir / "results.jsonl"
     from bench.store.action_cache import write_atomic
