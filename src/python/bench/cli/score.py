@@ -14,6 +14,10 @@ EPILOG = """examples:
   bench score --model llamacpp/smollm2 --turns 4 --both-conditions --resample
   bench score --predictions preds.jsonl        score SWE-bench-style predictions (instance_id, model_patch)
 A run resumes by default: units already in <out>/records.jsonl are skipped (--no-resume starts over).
+Outcomes: resolved (the headline: every fail_to_pass test passes and no pass_to_pass test breaks), solved
+(targets pass, guards ignored), model_miss, tampered (the edit tried to influence its verdict; the rule that
+fired is the record's reason; see docs/verdict-integrity.md), invalid_edit, model_timeout, and
+infrastructure_error (not in the denominator). A repair loop converges on a resolved turn.
 """
 
 STUDY_DEFAULTS = {"turns": 5, "conditions": ("full", "count-only"), "tasks": "kind:synthetic"}
