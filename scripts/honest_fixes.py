@@ -91,6 +91,8 @@ def main(argv=None) -> int:
                 result = check(spec, Path(scratch), args.mirror)
             except Exception as exc:  # a task that cannot be prepared is counted, not fatal
                 result = {"outcome": "error", "reason": f"{type(exc).__name__}: {exc}"[:500], "resolved": False}
+        print(f"{spec.task_id}: {result['outcome']}{'' if result['resolved'] else ' (not resolved)'}",
+              file=sys.stderr, flush=True)
         return {"task_id": spec.task_id, "kind": spec.kind, **result}
 
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
