@@ -16,6 +16,8 @@ turns an error into an exit code and a one-line message (``bench.cli.main``); li
         ├── ImageError              exit 3  an image could not be built, or its digest is not the pinned one
         ├── EnvironmentBuildError   exit 3  lock resolution, wheel download or venv install failed
         ├── SourceError             exit 3  a repository or sdist could not be fetched or checked out
+        ├── ClusterError            exit 3  the cluster's scheduler cannot be reached or has no usable worker
+        ├── EnvironmentMismatch     exit 3  a cluster worker's pins (lock, image, runner) differ from the client's
         └── EndpointError           exit 3  a model endpoint failed (connection, auth, 5xx after retries)
             └── EndpointTimeout     exit 3  no usable response in the budget (scored model_timeout)
                 └── ContextOverflow exit 3  the prompt does not fit the model's context (model_timeout too)
@@ -86,6 +88,14 @@ class EnvironmentBuildError(InfrastructureError):
 
 
 class SourceError(InfrastructureError):
+    pass
+
+
+class ClusterError(InfrastructureError):
+    pass
+
+
+class EnvironmentMismatch(InfrastructureError):
     pass
 
 

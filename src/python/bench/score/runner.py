@@ -11,13 +11,11 @@ from __future__ import annotations
 import subprocess
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.errors import BenchError
 from bench.model.protocol import ModelParams
-from bench.sandbox.cleanup import scratch_dir
 from bench.score.units import Unit, base_record, record_key
 from bench.store.canonical import canonical_json, sha256_of
 from bench.store.records import RecordWriter, read_records
@@ -42,6 +40,7 @@ class RunPlan:
     controller_stateful: bool = False
     use_cache: bool = True
     retry_errors: bool = False
+    cluster: str | None = None  # a scheduler address (bench.score.executor); None: threads in this process
 
 
 @dataclass(frozen=True)
@@ -50,6 +49,7 @@ class RunResult:
     records: tuple[dict, ...]
     ran: int
     skipped: int
+    execution: object = None  # bench.score.executor.ExecutionStats
 
 
 def plan_units(plan: RunPlan) -> list[Unit]:
@@ -73,10 +73,13 @@ def benchmark_identity(root: Path, specs) -> dict:
     }
 
 
-def run(plan: RunPlan, *, on_done=None) -> RunResult:
-    from bench.model.registry import get_model
-    from bench.score.task_env import TaskPool
-    from bench.store.action_cache import ActionCache
+def run(plan: RunPlan, *, on_done=None, executor=None) -> RunResult:
+    """Run the plan's units not recorded yet on ``executor`` (default: from ``plan.cluster``, else local
+    threads); this process alone appends records, whichever executor ran the units."""
+    import uuid
+    from dataclasses import replace
+
+    from bench.score.executor import Job, get_executor
 
     plan.out_dir.mkdir(parents=True, exist_ok=True)
     log_path = plan.out_dir / "records.jsonl"
@@ -84,35 +87,47 @@ def run(plan: RunPlan, *, on_done=None) -> RunResult:
     done = {record_key(r) for r in read_records(log_path)
             if plan.retry_errors is False or r.get("outcome") != "infrastructure_error"}
     units = [u for u in plan_units(plan) if u.key not in done]
-    model = get_model(plan.model_id, plan.params)
-    controller = get_model(plan.controller_id, plan.params) if plan.controller_id else None
-    cache = ActionCache("verdicts") if plan.use_cache else None
-    benchmark = benchmark_identity(plan.root, plan.specs)
-    with scratch_dir(prefix="bench-score-") as scratch, \
-            RecordWriter(log_path) as writer, RecordWriter(plan.out_dir / "timings.jsonl") as timings:
-        pool = TaskPool(plan.root, Path(scratch), sandbox_name=plan.sandbox_name, mirror=plan.mirror)
-        context = _UnitContext(plan, model, controller, cache, pool, benchmark, plan.out_dir / "store")
-        executor = ThreadPoolExecutor(max_workers=max(1, plan.workers))
-        try:
-            futures = [executor.submit(context.run_unit, unit) for unit in units]
-            for future in as_completed(futures):
-                record, timing = future.result()
-                writer.append(record)
-                timings.append(timing)
-                if on_done is not None:
-                    on_done(record)
-        except BaseException:
-            # Interrupted (SIGTERM/SIGINT) or failed: units not started yet must not start (they could still
-            # call a model or prepare tasks); running ones end as their sandboxes are killed.
-            executor.shutdown(wait=True, cancel_futures=True)
-            raise
-        executor.shutdown(wait=True)
+    executor = executor or get_executor(plan.cluster, workers=plan.workers)
+    job = Job(replace(plan, specs=()), benchmark_identity(plan.root, plan.specs), uuid.uuid4().hex)
+    store = plan.out_dir / "store"
+    with RecordWriter(log_path) as writer, RecordWriter(plan.out_dir / "timings.jsonl") as timings:
+        def deliver(finished) -> None:
+            _keep_store_files(store, finished.store_files)
+            writer.append(finished.record)
+            timings.append(finished.timing)
+            if on_done is not None:
+                on_done(finished.record)
+
+        stats = executor.run(job, units, deliver)
     records = tuple(sorted(_latest(read_records(log_path)).values(), key=lambda r: _sort_key(record_key(r))))
     results = plan.out_dir / "results.jsonl"
     from bench.store.action_cache import write_atomic
 
     write_atomic(results, b"".join(canonical_json(r) + b"\n" for r in records))
-    return RunResult(results, records, len(units), len(done))
+    return RunResult(results, records, len(units), len(done), stats)
+
+
+def open_context(job, pool, store_dir: Path) -> "_UnitContext":
+    """The model, controller and verdict cache of a run, around ``pool`` (set later if None)."""
+    from bench.model.registry import get_model
+    from bench.store.action_cache import ActionCache
+
+    plan = job.plan
+    model = get_model(plan.model_id, plan.params)
+    controller = get_model(plan.controller_id, plan.params) if plan.controller_id else None
+    cache = ActionCache("verdicts") if plan.use_cache else None
+    return _UnitContext(plan, model, controller, cache, pool, job.benchmark, store_dir)
+
+
+def _keep_store_files(store: Path, files) -> None:
+    """Texts a remote unit kept by hash (``<sha[:2]>/<sha>``), written here as a local unit would have."""
+    from bench.store.atomic import write_atomic
+
+    for relative, data in files:
+        path = store / relative
+        if not path.is_file():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, data)
 
 
 def run_settings(plan: RunPlan) -> dict:
