@@ -13,6 +13,8 @@ EPILOG = """examples:
   bench score --model openai/gpt-5-mini --tasks lib:click --samples 5 --workers 4
   bench score --model llamacpp/smollm2 --turns 4 --both-conditions --resample
   bench score --predictions preds.jsonl        score SWE-bench-style predictions (instance_id, model_patch)
+  bench score --model repairer --tasks kind:mutation --cluster tcp://10.0.0.5:8786
+                                               the same units on a Dask cluster (README: Running on a cluster)
 A run resumes by default: units already in <out>/records.jsonl are skipped (--no-resume starts over).
 Outcomes: resolved (the headline: every fail_to_pass test passes and no pass_to_pass test breaks), solved
 (targets pass, guards ignored), model_miss, tampered (the edit tried to influence its verdict; the rule that
@@ -30,7 +32,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", help="provider/name, e.g. scripted, repairer/ast, openai/gpt-5-mini")
     p.add_argument("--tasks", default=None, help="task selector (default: every task; the study: kind:synthetic)")
     p.add_argument("--samples", type=int, default=1, help="independent draws per task (pass@k)")
-    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--workers", type=int, default=2, help="threads in this process (without --cluster)")
+    p.add_argument("--cluster", default=None, metavar="tcp://HOST:8786",
+                   help="run the units on this Dask scheduler's workers (default: $BENCH_CLUSTER; empty: here)")
     p.add_argument("--out", type=Path, default=None, help="results folder")
     p.add_argument("--turns", type=int, default=None, help="repair-loop budget K (default: single attempt)")
     p.add_argument("--condition", choices=("full", "count-only"), default="full")
@@ -97,12 +101,16 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
                    turns=turns, conditions=tuple(conditions), resample=args.resample, workers=args.workers,
                    sandbox_name=args.sandbox or get("BENCH_SANDBOX"), mirror=args.mirror,
                    controller_id=args.controller, controller_stateful=args.controller_stateful,
-                   use_cache=not args.no_cache, retry_errors=args.retry_errors)
+                   use_cache=not args.no_cache, retry_errors=args.retry_errors,
+                   cluster=get("BENCH_CLUSTER") if args.cluster is None else args.cluster)
     from bench.score.runner import plan_units
 
     bar = Bar(len(plan_units(plan)), desc=f"score {model_id}")
     result = run(plan, on_done=lambda record: bar.update(1, last=record.get("outcome", "")))
     bar.close()
+    if plan.cluster and result.execution is not None:
+        for line in result.execution.lines():
+            print(line, file=sys.stderr)
     print(f"{model_id}: {len(result.records)} units ({result.ran} run now, {result.skipped} resumed) → "
           f"{result.results_path}")
     for line in summary_lines(result.records):

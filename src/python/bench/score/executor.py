@@ -15,7 +15,6 @@ Backends are found by the address's scheme; a backend module is imported only wh
 from __future__ import annotations
 
 import importlib
-from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,6 +116,3 @@ class LocalExecutor:
             executor.shutdown(wait=True)
         return ExecutionStats(self.name, (("local", len(units)),) if units else ())
 
-
-def count_workers(done: Sequence[UnitDone]) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted(Counter(d.worker for d in done).items()))

@@ -1,0 +1,141 @@
+"""Units on a Dask distributed cluster: ``bench score --cluster tcp://HOST:8786``.
+
+Each unit is one Dask task running :func:`bench.score.remote_unit.run_remote_unit` on a worker started as
+``dask worker tcp://HOST:8786 --nthreads 1 --resources sandbox=1`` (each unit asks for one ``sandbox``). The
+client submits every unit not yet recorded, preferring the workers that already hold the unit's environment
+(``workers=`` with ``allow_other_workers=True``), and writes each record as its result arrives.
+
+Faults. A worker that dies under a unit (killed, out of memory) makes the scheduler run the unit again on
+another worker, up to its ``distributed.scheduler.allowed-failures`` (default 3); after that the unit is
+recorded ``infrastructure_error`` with the reason, and ``--retry-errors`` runs it again later. A unit's
+result reaches the client once, so nothing is recorded twice. On Ctrl-C (or SIGTERM) the client cancels every
+unit of its run and disconnects: units not started never start, a running one finishes on its worker
+(bounded by the sandbox's wall limit) and its result is dropped, and the run resumes like a local one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+from bench.errors import ClusterError
+from bench.score.executor import Deliver, ExecutionStats, Job, UnitDone
+from bench.score.units import Unit, base_record
+
+RESOURCE = "sandbox"
+CONNECT_SECONDS = 30.0
+WORKERS_WAIT_SECONDS = 60.0
+
+
+def make_executor(address: str) -> "DaskExecutor":
+    return DaskExecutor(address)
+
+
+class DaskExecutor:
+    name = "dask"
+
+    def __init__(self, address: str, *, connect_seconds: float = CONNECT_SECONDS,
+                 workers_wait_seconds: float = WORKERS_WAIT_SECONDS) -> None:
+        self.address = address
+        self.connect_seconds, self.workers_wait_seconds = connect_seconds, workers_wait_seconds
+
+    def run(self, job: Job, units: Sequence[Unit], deliver: Deliver) -> ExecutionStats:
+        from distributed import as_completed
+
+        if job.plan.mirror is not None:
+            from bench.errors import UsageError
+
+            raise UsageError("--mirror names a folder on this machine; with --cluster, set BENCH_MIRROR_DIR on "
+                             "each worker host instead")
+        client = self._connect()
+        futures: dict = {}
+        try:
+            if units:
+                self._wait_for_workers(client)
+            futures = self._submit(client, job, units)
+            per_worker: Counter = Counter()
+            lost = 0
+            for future in as_completed(list(futures), loop=client.loop):
+                finished = _finished(future, futures.pop(future), job)
+                future.release()  # delivered: a worker lost later must not make the cluster compute it again
+                lost += finished.worker == "lost"
+                per_worker[finished.worker] += 1
+                deliver(finished)
+            retries = _retries(client, job.run_id)
+        except BaseException:
+            # Units not started must not start; a running unit's result is dropped (the run resumes without it).
+            _cancel(client, list(futures))
+            raise
+        finally:
+            client.close()
+        return ExecutionStats(f"dask {self.address}", tuple(sorted(per_worker.items())), retries, lost)
+
+    def _connect(self):
+        from distributed import Client
+
+        try:
+            return Client(self.address, timeout=self.connect_seconds, set_as_default=False)
+        except (OSError, TimeoutError) as exc:
+            raise ClusterError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from exc
+
+    def _wait_for_workers(self, client) -> None:
+        try:
+            client.wait_for_workers(1, timeout=self.workers_wait_seconds)
+        except (OSError, TimeoutError) as exc:
+            raise ClusterError(f"no worker joined {self.address} within {self.workers_wait_seconds:.0f} s") from exc
+        if not any(info.get("resources", {}).get(RESOURCE) for info in worker_info(client).values()):
+            raise ClusterError(f"no worker of {self.address} offers the resource {RESOURCE!r}: start workers with "
+                               f"`dask worker {self.address} --nthreads 1 --resources {RESOURCE}=1`")
+
+    def _submit(self, client, job: Job, units: Sequence[Unit]) -> dict:
+        from bench.score.remote_unit import held_environments, pins_for, run_remote_unit
+
+        held = client.run(held_environments)
+        pins: dict = {}
+        futures = {}
+        for index, unit in enumerate(units):
+            expected = pins.get(unit.spec.task_id) or pins.setdefault(unit.spec.task_id,
+                                                                        pins_for(unit.spec, job.plan.root))
+            holders = sorted(a for a, environments in held.items() if expected.environment in environments)
+            placement = {"workers": holders, "allow_other_workers": True} if holders else {}
+            future = client.submit(run_remote_unit, job, unit, expected, key=f"bench-unit-{job.run_id}-{index}",
+                                   pure=False, resources={RESOURCE: 1}, **placement)
+            futures[future] = unit
+        return futures
+
+
+def _finished(future, unit: Unit, job: Job) -> UnitDone:
+    """The unit's result; a unit whose workers all died is recorded as an infrastructure error."""
+    from distributed.scheduler import KilledWorker
+
+    try:
+        return future.result()
+    except KilledWorker as exc:
+        record = base_record(unit, {}, job.benchmark)
+        record.update(outcome="infrastructure_error", reason=f"KilledWorker: {exc}"[:500])
+        return UnitDone(unit, record, {"unit": list(unit.key)}, "lost")
+
+
+def _retries(client, run_id: str) -> int:
+    """Starts beyond the first of each unit, from the start events workers log on the scheduler."""
+    try:
+        events = client.get_events(f"bench-start-{run_id}")
+    except Exception:  # noqa: BLE001  only a statistic: a scheduler that cannot say is not a failed run
+        return 0
+    starts = Counter(tuple(message["unit"]) for _, message in events)
+    return sum(count - 1 for count in starts.values())
+
+
+def _cancel(client, futures: list) -> None:
+    try:
+        client.cancel(futures, force=True)
+    except Exception:  # noqa: BLE001  the scheduler may be gone; it then drops the client's tasks itself
+        pass
+
+
+def worker_info(client) -> dict:
+    """Address -> info of every worker (newer clients list only the first few unless asked for all)."""
+    import inspect
+
+    every = {"n_workers": -1} if "n_workers" in inspect.signature(client.scheduler_info).parameters else {}
+    return client.scheduler_info(**every)["workers"]
