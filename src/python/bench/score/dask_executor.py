@@ -15,7 +15,9 @@ unit of its run and disconnects: units not started never start, a running one fi
 
 from __future__ import annotations
 
+import importlib.util
 from collections import Counter
+from importlib.machinery import ModuleSpec
 from typing import Sequence
 
 from bench.errors import ClusterError
@@ -83,6 +85,12 @@ class DaskExecutor:
             client.wait_for_workers(1, timeout=self.workers_wait_seconds)
         except (OSError, TimeoutError) as exc:
             raise ClusterError(f"no worker joined {self.address} within {self.workers_wait_seconds:.0f} s") from exc
+        # A worker that cannot import the harness dies on the first unit it is sent: refuse to start instead.
+        found = client.run(importlib.util.find_spec, "bench.score.remote_unit", on_error="return")
+        missing = sorted(address for address, spec in found.items() if not isinstance(spec, ModuleSpec))
+        if missing:
+            raise ClusterError(f"workers that cannot import the harness (run them from bench.pex or a venv with "
+                               f"it installed): {', '.join(missing)}")
         if not any(info.get("resources", {}).get(RESOURCE) for info in worker_info(client).values()):
             raise ClusterError(f"no worker of {self.address} offers the resource {RESOURCE!r}: start workers with "
                                f"`dask worker {self.address} --nthreads 1 --resources {RESOURCE}=1`")
@@ -90,7 +98,7 @@ class DaskExecutor:
     def _submit(self, client, job: Job, units: Sequence[Unit]) -> dict:
         from bench.score.remote_unit import held_environments, pins_for, run_remote_unit
 
-        held = client.run(held_environments)
+        held = client.run(held_environments, on_error="ignore")  # a worker that cannot say is not preferred
         pins: dict = {}
         futures = {}
         for index, unit in enumerate(units):
@@ -108,12 +116,19 @@ def _finished(future, unit: Unit, job: Job) -> UnitDone:
     """The unit's result; a unit whose workers all died is recorded as an infrastructure error."""
     from distributed.scheduler import KilledWorker
 
+    from bench.errors import BenchError
+
     try:
         return future.result()
     except KilledWorker as exc:
         record = base_record(unit, {}, job.benchmark)
         record.update(outcome="infrastructure_error", reason=f"KilledWorker: {exc}"[:500])
         return UnitDone(unit, record, {"unit": list(unit.key)}, "lost")
+    except BenchError:
+        raise  # as from a local thread (a bad model id is a usage error wherever it is found)
+    except Exception as exc:  # noqa: BLE001  e.g. a worker that cannot import the harness, a cancelled unit
+        raise ClusterError(f"{unit.spec.task_id} ({unit.condition}, sample {unit.sample}) failed on the cluster: "
+                           f"{type(exc).__name__}: {exc}"[:800]) from exc
 
 
 def _retries(client, run_id: str) -> int:
