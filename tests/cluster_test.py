@@ -122,6 +122,30 @@ def test_cluster_results_are_byte_identical_to_local_threads(root, cluster, refe
     assert any(held.values())
 
 
+def test_predictions_on_the_cluster_match_local_threads(root, cluster, tmp_path):
+    import difflib
+
+    from bench.testsupport import load_task
+
+    folder = root / load_task("synthetic.caesar_shift").synthetic_dir
+    initial, fixed = ((folder / side / "caesar.py").read_text() for side in ("initial", "reference"))
+    patch = "".join(difflib.unified_diff(initial.splitlines(True), fixed.splitlines(True), "a/caesar.py",
+                                         "b/caesar.py"))
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text("".join(json.dumps({"instance_id": task, "model_patch": text, "model_name_or_path": "demo"})
+                             + "\n" for task, text in (("synthetic.caesar_shift", patch),
+                                                       ("synthetic.cron_next", patch),
+                                                       ("synthetic.roman_numerals", ""))))
+    results = {}
+    for where, extra in (("local", ()), ("cluster", ("--cluster", cluster.address))):
+        done = run_bench("score", "--predictions", str(preds), "--out", str(tmp_path / where), *extra, cwd=root)
+        assert done.returncode == 0, done.stderr[-3000:]
+        results[where] = (tmp_path / where / "results.jsonl").read_bytes()
+    assert results["cluster"] == results["local"]
+    outcomes = [json.loads(line)["outcome"] for line in results["cluster"].splitlines()]
+    assert outcomes == ["solved", "invalid_edit", "invalid_edit"]  # cron_next: the patch names another file
+
+
 def test_interrupted_and_killed_client_resumes_on_the_cluster(root, cluster, reference, tmp_path):
     out = tmp_path / "out"
     process = _start_score(root, out, cluster)

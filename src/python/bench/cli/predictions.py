@@ -1,17 +1,16 @@
 """Scoring SWE-bench-style predictions: one JSON line per task with `instance_id` and `model_patch`.
 
-Same rules as model replies: the patch may touch only the task's source files, applies all-or-nothing, and
-the task's tests decide. Part of `bench score --predictions FILE`.
+Same rules as model replies (:mod:`bench.score.prediction`): the patch may touch only the task's source files,
+applies all-or-nothing, and the task's tests decide. Part of `bench score --predictions FILE`.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
+import sys
 from pathlib import Path
 
-from bench.errors import EditError, SpecError
+from bench.errors import SpecError
 
 
 def read_predictions(path: Path) -> list[dict]:
@@ -32,17 +31,13 @@ def read_predictions(path: Path) -> list[dict]:
 
 
 def score_predictions(args) -> int:
-    from bench.attempt.unified_diff import apply_unified_diff
-    from bench.sandbox.cleanup import scratch_dir
-    from bench.score.evaluate import judge, source_snapshot
-    from bench.score.runner import benchmark_identity
+    """Each line a unit (an attempt whose reply is the patch), run by the same executors as `bench score`:
+    threads here (``--workers``) or a cluster (``--cluster``); records, resume and results as for models."""
+    from bench.model.protocol import ModelParams
+    from bench.score.runner import RunPlan, run
     from bench.score.summary import summary_lines
-    from bench.score.task_env import TaskPool
-    from bench.score.units import Unit, base_record, record_key
+    from bench.score.units import Unit
     from bench.spec.load import discover, load_all
-    from bench.store.action_cache import write_atomic
-    from bench.store.canonical import canonical_json, sha256_bytes
-    from bench.store.records import RecordWriter, read_records
     from bench.variables import find_root, get
 
     root = find_root()
@@ -53,37 +48,25 @@ def score_predictions(args) -> int:
         raise SpecError(f"unknown instance ids: {', '.join(unknown[:5])}", kind="unknown_task",
                         path=str(args.predictions))
     out = args.out or root / "results" / "runs" / f"predictions-{args.predictions.stem}"
-    out.mkdir(parents=True, exist_ok=True)
-    benchmark = benchmark_identity(root, [specs[p["instance_id"]] for p in predictions])
-    done = {record_key(r) for r in read_records(out / "records.jsonl")}
-    with tempfile.TemporaryDirectory(prefix="bench-preds-") as scratch, RecordWriter(out / "records.jsonl") as w:
-        pool = TaskPool(root, Path(scratch), sandbox_name=args.sandbox or get("BENCH_SANDBOX"), mirror=args.mirror)
-        for item in predictions:
-            spec = specs[item["instance_id"]]
-            unit = Unit(spec, str(item.get("model_name_or_path") or "predictions"), "attempt", "single", 0)
-            if unit.key in done:
-                continue
-            task = pool.get(spec)
-            record = base_record(unit, task.integrity, benchmark)
-            patch = item.get("model_patch") or ""
-            record["response_sha256"] = sha256_bytes(patch.encode())
-            with scratch_dir(prefix="bench-pred-") as attempt:
-                tree = Path(attempt) / "tree"
-                shutil.copytree(task.pristine, tree, symlinks=True)
-                try:
-                    if not patch.strip():
-                        raise EditError("empty model_patch", reason="no_edits")
-                    apply_unified_diff(tree, patch, spec.source_files)
-                except EditError as exc:
-                    record.update(outcome="invalid_edit", resolved=False, reason=str(exc))
-                else:
-                    verdict = judge(task, tree, source_snapshot(tree, spec.source_files), fresh_copy=False)
-                    record.update(outcome=verdict.outcome, resolved=verdict.resolved, reason=verdict.reason,
-                                  still_failing=list(verdict.still_failing),
-                                  pass_to_pass_broken=list(verdict.pass_to_pass_broken))
-            w.append(record)
-    records = sorted(read_records(out / "records.jsonl"), key=record_key)
-    write_atomic(out / "results.jsonl", b"".join(canonical_json(r) + b"\n" for r in records))
-    for line in summary_lines(records):
+    units = [Unit(specs[p["instance_id"]], str(p.get("model_name_or_path") or "predictions"), "attempt", "single",
+                  0, patch=p.get("model_patch") or "") for p in predictions]
+    plan = RunPlan(model_id="", specs=tuple(u.spec for u in units), out_dir=out, root=root, params=ModelParams(),
+                   workers=args.workers, sandbox_name=args.sandbox or get("BENCH_SANDBOX"), mirror=args.mirror,
+                   use_cache=False, cluster=get("BENCH_CLUSTER") if args.cluster is None else args.cluster)
+    result = run(plan, units=_first_of_each(units))
+    if plan.cluster and result.execution is not None:
+        for line in result.execution.lines():
+            print(line, file=sys.stderr)
+    for line in summary_lines(result.records):
         print(line)
     return 0
+
+
+def _first_of_each(units: list) -> list:
+    """One unit per (instance, model): a later line for the same pair is ignored, as a resumed run would."""
+    seen, kept = set(), []
+    for unit in units:
+        if unit.key not in seen:
+            seen.add(unit.key)
+            kept.append(unit)
+    return kept

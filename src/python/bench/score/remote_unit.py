@@ -156,7 +156,7 @@ def _run_models(plan) -> tuple:
     key = (plan.model_id, plan.controller_id, plan.params, plan.use_cache)
     with _state_lock:
         if key not in _models:
-            model = get_model(plan.model_id, plan.params)
+            model = get_model(plan.model_id, plan.params) if plan.model_id else None  # none for predictions
             controller = get_model(plan.controller_id, plan.params) if plan.controller_id else None
             _models[key] = (model, controller, ActionCache("verdicts") if plan.use_cache else None)
         return _models[key]

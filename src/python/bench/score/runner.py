@@ -73,9 +73,10 @@ def benchmark_identity(root: Path, specs) -> dict:
     }
 
 
-def run(plan: RunPlan, *, on_done=None, executor=None) -> RunResult:
-    """Run the plan's units not recorded yet on ``executor`` (default: from ``plan.cluster``, else local
-    threads); this process alone appends records, whichever executor ran the units."""
+def run(plan: RunPlan, *, on_done=None, executor=None, units=None) -> RunResult:
+    """Run the plan's units (or ``units``: predictions, whose settings are their own lines) not recorded yet
+    on ``executor`` (default: from ``plan.cluster``, else local threads); this process alone appends records,
+    whichever executor ran the units."""
     import uuid
     from dataclasses import replace
 
@@ -83,10 +84,11 @@ def run(plan: RunPlan, *, on_done=None, executor=None) -> RunResult:
 
     plan.out_dir.mkdir(parents=True, exist_ok=True)
     log_path = plan.out_dir / "records.jsonl"
-    write_settings(plan, resuming=log_path.exists())
+    if units is None:
+        write_settings(plan, resuming=log_path.exists())
     done = {record_key(r) for r in read_records(log_path)
             if plan.retry_errors is False or r.get("outcome") != "infrastructure_error"}
-    units = [u for u in plan_units(plan) if u.key not in done]
+    units = [u for u in (plan_units(plan) if units is None else units) if u.key not in done]
     executor = executor or get_executor(plan.cluster, workers=plan.workers)
     job = Job(replace(plan, specs=()), benchmark_identity(plan.root, plan.specs), uuid.uuid4().hex)
     store = plan.out_dir / "store"
@@ -113,7 +115,7 @@ def open_context(job, pool, store_dir: Path) -> "_UnitContext":
     from bench.store.action_cache import ActionCache
 
     plan = job.plan
-    model = get_model(plan.model_id, plan.params)
+    model = get_model(plan.model_id, plan.params) if plan.model_id else None  # none for predictions
     controller = get_model(plan.controller_id, plan.params) if plan.controller_id else None
     cache = ActionCache("verdicts") if plan.use_cache else None
     return _UnitContext(plan, model, controller, cache, pool, job.benchmark, store_dir)
@@ -203,6 +205,10 @@ class _UnitContext:
         from bench.score.resample import resample
 
         plan = self.plan
+        if unit.patch is not None:
+            from bench.score.prediction import score_patch
+
+            return score_patch(task, unit.patch)
         if unit.kind == "attempt":
             return single_attempt(task, self.model, plan.params, sample=unit.sample, store_dir=store,
                                   cache=self.cache)

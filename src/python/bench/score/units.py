@@ -20,6 +20,7 @@ class Unit:
     kind: str  # "attempt" | "loop" | "resample"
     condition: str  # "single" for attempts; "full" | "count-only" for loops; "resample"
     sample: int
+    patch: str | None = None  # an attempt given as a prediction's unified diff instead of a model's reply
 
     @property
     def key(self) -> tuple[str, str, str, int]:

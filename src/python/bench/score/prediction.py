@@ -1,0 +1,40 @@
+"""Scoring one SWE-bench-style prediction (a unified diff) on a prepared task: the unit a line of
+``bench score --predictions`` becomes, run by any executor like a model's attempt.
+
+Same rules as model replies: the patch may touch only the task's source files, applies all-or-nothing, and
+the task's tests decide.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+from bench.errors import EditError
+
+
+def score_patch(task, patch: str) -> tuple[dict, dict]:
+    """The record fields of ``patch`` applied to a copy of the task's pristine tree, and its timing."""
+    from bench.attempt.unified_diff import apply_unified_diff
+    from bench.sandbox.cleanup import scratch_dir
+    from bench.score.evaluate import judge, source_snapshot
+    from bench.store.canonical import sha256_bytes
+
+    fields: dict = {"response_sha256": sha256_bytes(patch.encode())}
+    started = time.monotonic()
+    with scratch_dir(prefix="bench-pred-") as attempt:
+        tree = Path(attempt) / "tree"
+        shutil.copytree(task.pristine, tree, symlinks=True)
+        try:
+            if not patch.strip():
+                raise EditError("empty model_patch", reason="no_edits")
+            apply_unified_diff(tree, patch, task.spec.source_files)
+        except EditError as exc:
+            fields.update(outcome="invalid_edit", resolved=False, reason=str(exc))
+        else:
+            verdict = judge(task, tree, source_snapshot(tree, task.spec.source_files), fresh_copy=False)
+            fields.update(outcome=verdict.outcome, resolved=verdict.resolved, reason=verdict.reason,
+                          still_failing=list(verdict.still_failing),
+                          pass_to_pass_broken=list(verdict.pass_to_pass_broken))
+    return fields, {"verdict_seconds": round(time.monotonic() - started, 3)}
