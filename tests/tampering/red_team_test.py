@@ -139,3 +139,37 @@ def test_every_attack_class_of_the_threat_model_has_an_attack_here_and_a_row_in_
         assert f"| {name} |" in doc, name
         assert f"`{name}`" in readme, name
     assert len(ATTACKS) >= 25
+
+
+HONEST_INTROSPECTION = '''
+import collections
+import inspect
+import logging
+import traceback
+import warnings
+
+_log = logging.getLogger(__name__)
+
+
+def _describe(fn):
+    _log.warning("describing %s", fn.__name__)
+    warnings.warn("described", stacklevel=2)
+    try:
+        raise ValueError("x")
+    except ValueError:
+        text = traceback.format_exc()
+    pair = collections.namedtuple("Pair", "a b")
+    return inspect.iscoroutinefunction(fn), str(inspect.signature(fn)), pair(1, 2), text
+
+
+_describe(shift)
+'''
+
+
+@pytest.mark.parametrize("scan", [True, False], ids=["full", "runtime-only"])
+def test_honest_introspection_added_by_a_fix_is_not_tampering(synthetic, tmp_path, scan):
+    """Logging, warnings, tracebacks, namedtuple and inspect read frames and code objects on the edit's behalf;
+    none of that is a rule."""
+    reference = (checkout_root() / synthetic.spec.synthetic_dir / "reference" / "caesar.py").read_text()
+    result = _attack(synthetic, tmp_path, HONEST_INTROSPECTION, scan=scan, base=reference)
+    assert (result.outcome, result.resolved) == ("solved", True), result.reason

@@ -43,7 +43,8 @@ _ATTRIBUTED = {
 _WATCHED = frozenset({"open", "os.rename", "os.link", "os.symlink", "shutil.copyfile", "shutil.move", "os.remove",
                       "os.truncate", "os.exec", "object.__getattr__", "object.__setattr__", "import",
                       *_ATTRIBUTED})
-_FRAME_ATTRS = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "__code__", "__globals__"})
+# Reading a function's __code__ is audited too, but inspect does it for every signature: not a rule.
+_FRAME_ATTRS = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
 _RUNNER_MODULES = ("_pytest", "pytest", "pluggy", "ctypes", "_ctypes", "junitxml")
 
 
@@ -94,10 +95,10 @@ class Guard:
             return "report-access"
         if event == "os.exec":
             return "re-exec"
-        if event == "object.__getattr__" or event == "object.__setattr__":
-            if len(args) > 1 and args[1] in _FRAME_ATTRS and self._from_edit():
-                return "frame-walk"
-            return ""
+        if event == "object.__getattr__":  # reading a traceback's or generator's frame
+            return "frame-walk" if len(args) > 1 and args[1] in _FRAME_ATTRS and self._from_edit() else ""
+        if event == "object.__setattr__":  # swapping a function's code
+            return "frame-walk" if len(args) > 1 and args[1] == "__code__" and self._from_edit() else ""
         if event == "import":
             name = args[0] if args else ""
             if isinstance(name, str) and name.split(".")[0] in _RUNNER_MODULES and self._from_edit("importlib"):
