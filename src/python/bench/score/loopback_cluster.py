@@ -5,7 +5,8 @@ The processes are started as ``python -m distributed.cli.dask_scheduler`` / ``da
 process's interpreter and import path (``bench.testsupport.child_env``), from the benchmark checkout, so a
 worker imports ``bench`` exactly as this process does; in production a worker runs from the pex or venv that
 holds the harness. Workers run without a nanny, so SIGKILL to a worker is the death of that worker. Every
-process is in its own session and :meth:`LoopbackCluster.stop` kills each one by its id with bounded waits.
+process is in its own session; :meth:`LoopbackCluster.stop` kills each one by its id with bounded waits, and
+each dies with the process that started it.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class LoopbackCluster:
         with open(self.log_dir / f"{name}.log", "ab") as log:
             return subprocess.Popen([sys.executable, "-m", *args], cwd=self.root, env=self.env,
                                     stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                    start_new_session=True)
+                                    start_new_session=True, preexec_fn=_die_with_parent())
 
     def start_scheduler(self) -> None:
         port = self.address.rsplit(":", 1)[1]
@@ -104,6 +105,17 @@ class LoopbackCluster:
                 except subprocess.TimeoutExpired:
                     os.kill(process.pid, signal.SIGKILL)
                     process.wait(timeout=STOP_SECONDS)
+
+
+def _die_with_parent():
+    """A pre-exec hook that makes the child get SIGKILL when this process dies (Linux PR_SET_PDEATHSIG), so a
+    test runner that kills the test (a timeout, a retry) leaves no scheduler or worker behind. libc is loaded
+    here, before the fork: the hook itself only makes the system call."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    pr_set_pdeathsig = 1
+    return lambda: libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
 
 
 def start_cluster(workers: int, *, root: Path, log_dir: Path, env: Mapping[str, str] | None = None,
