@@ -146,6 +146,21 @@ def test_predictions_on_the_cluster_match_local_threads(root, cluster, tmp_path)
     assert outcomes == ["solved", "invalid_edit", "invalid_edit"]  # cron_next: the patch names another file
 
 
+def test_certify_on_the_cluster_writes_the_certificates_a_local_gate_writes(root, cluster):
+    from bench.gate.certify import certificate_file
+
+    tasks = ("synthetic.caesar_shift", "synthetic.calendar_free_slots")
+    local = run_bench("certify", "synthetic.ca*", cwd=root)
+    assert local.returncode == 0, local.stderr[-3000:]
+    before = {task: certificate_file(root, task).read_bytes() for task in tasks}
+    remote = run_bench("certify", "synthetic.ca*", "--no-cache", "--cluster", cluster.address, cwd=root)
+    assert remote.returncode == 0, remote.stderr[-3000:]
+    # Gate runs on the workers (--no-cache), certificates written here: the same bytes.
+    assert sorted(line.split(":")[0] for line in remote.stdout.splitlines()) == [f"certified {t}" for t in tasks]
+    assert {task: certificate_file(root, task).read_bytes() for task in tasks} == before
+    assert "2 tasks: 2 admitted, 0 dropped, 0 from cache" in remote.stderr
+
+
 def test_interrupted_and_killed_client_resumes_on_the_cluster(root, cluster, reference, tmp_path):
     out = tmp_path / "out"
     process = _start_score(root, out, cluster)

@@ -42,58 +42,32 @@ class DaskExecutor:
         self.connect_seconds, self.workers_wait_seconds = connect_seconds, workers_wait_seconds
 
     def run(self, job: Job, units: Sequence[Unit], deliver: Deliver) -> ExecutionStats:
-        from distributed import as_completed
-
         if job.plan.mirror is not None:
             from bench.errors import UsageError
 
             raise UsageError("--mirror names a folder on this machine; with --cluster, set BENCH_MIRROR_DIR on "
                              "each worker host instead")
-        client = self._connect()
+        client = connect(self.address, self.connect_seconds)
         futures: dict = {}
         try:
             if units:
-                self._wait_for_workers(client)
+                check_workers(client, self.address, self.workers_wait_seconds)
             futures = self._submit(client, job, units)
             per_worker: Counter = Counter()
             lost = 0
-            for future in as_completed(list(futures), loop=client.loop):
-                finished = _finished(future, futures.pop(future), job)
-                future.release()  # delivered: a worker lost later must not make the cluster compute it again
+            for future, unit in release_as_completed(client, futures):
+                finished = _finished(future, unit, job)
                 lost += finished.worker == "lost"
                 per_worker[finished.worker] += 1
                 deliver(finished)
             retries = _retries(client, job.run_id)
         except BaseException:
             # Units not started must not start; a running unit's result is dropped (the run resumes without it).
-            _cancel(client, list(futures))
+            cancel(client, futures)
             raise
         finally:
             client.close()
         return ExecutionStats(f"dask {self.address}", tuple(sorted(per_worker.items())), retries, lost)
-
-    def _connect(self):
-        from distributed import Client
-
-        try:
-            return Client(self.address, timeout=self.connect_seconds, set_as_default=False)
-        except (OSError, TimeoutError) as exc:
-            raise ClusterError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from exc
-
-    def _wait_for_workers(self, client) -> None:
-        try:
-            client.wait_for_workers(1, timeout=self.workers_wait_seconds)
-        except (OSError, TimeoutError) as exc:
-            raise ClusterError(f"no worker joined {self.address} within {self.workers_wait_seconds:.0f} s") from exc
-        # A worker that cannot import the harness dies on the first unit it is sent: refuse to start instead.
-        found = client.run(importlib.util.find_spec, "bench.score.remote_unit", on_error="return")
-        missing = sorted(address for address, spec in found.items() if not isinstance(spec, ModuleSpec))
-        if missing:
-            raise ClusterError(f"workers that cannot import the harness (run them from bench.pex or a venv with "
-                               f"it installed): {', '.join(missing)}")
-        if not any(info.get("resources", {}).get(RESOURCE) for info in worker_info(client).values()):
-            raise ClusterError(f"no worker of {self.address} offers the resource {RESOURCE!r}: start workers with "
-                               f"`dask worker {self.address} --nthreads 1 --resources {RESOURCE}=1`")
 
     def _submit(self, client, job: Job, units: Sequence[Unit]) -> dict:
         from bench.score.remote_unit import held_environments, pins_for, run_remote_unit
@@ -110,6 +84,49 @@ class DaskExecutor:
                                    pure=False, resources={RESOURCE: 1}, **placement)
             futures[future] = unit
         return futures
+
+
+def connect(address: str, seconds: float = CONNECT_SECONDS):
+    from distributed import Client
+
+    try:
+        return Client(address, timeout=seconds, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
+
+
+def check_workers(client, address: str, seconds: float = WORKERS_WAIT_SECONDS) -> None:
+    """At least one worker, every worker able to import the harness, some worker offering the resource."""
+    try:
+        client.wait_for_workers(1, timeout=seconds)
+    except (OSError, TimeoutError) as exc:
+        raise ClusterError(f"no worker joined {address} within {seconds:.0f} s") from exc
+    # A worker that cannot import the harness dies on the first unit it is sent: refuse to start instead.
+    found = client.run(importlib.util.find_spec, "bench.score.remote_unit", on_error="return")
+    missing = sorted(a for a, spec in found.items() if not isinstance(spec, ModuleSpec))
+    if missing:
+        raise ClusterError(f"workers that cannot import the harness (run them from bench.pex or a venv with "
+                           f"it installed): {', '.join(missing)}")
+    if not any(info.get("resources", {}).get(RESOURCE) for info in worker_info(client).values()):
+        raise ClusterError(f"no worker of {address} offers the resource {RESOURCE!r}: start workers with "
+                           f"`dask worker {address} --nthreads 1 --resources {RESOURCE}=1`")
+
+
+def release_as_completed(client, futures: dict):
+    """Each finished future with what it was submitted for, released once handed out (a worker lost later
+    must not make the cluster compute it again)."""
+    from distributed import as_completed
+
+    for future in as_completed(list(futures), loop=client.loop):
+        yield future, futures.pop(future)
+        future.release()
+
+
+def cancel(client, futures) -> None:
+    try:
+        client.cancel(list(futures), force=True)
+    except Exception:  # noqa: BLE001  the scheduler may be gone; it then drops the client's tasks itself
+        pass
 
 
 def _finished(future, unit: Unit, job: Job) -> UnitDone:
@@ -139,13 +156,6 @@ def _retries(client, run_id: str) -> int:
         return 0
     starts = Counter(tuple(message["unit"]) for _, message in events)
     return sum(count - 1 for count in starts.values())
-
-
-def _cancel(client, futures: list) -> None:
-    try:
-        client.cancel(futures, force=True)
-    except Exception:  # noqa: BLE001  the scheduler may be gone; it then drops the client's tasks itself
-        pass
 
 
 def worker_info(client) -> dict:
