@@ -8,7 +8,8 @@ Both sides run in the same sandbox, image and venv, on the same tree:
             the reply's SEARCH/REPLACE edits, scan what the edit adds, run the test files guarded (launcher
             with the audit hook, read-only tests, canaries, masks) with JUnit XML to a private path, parse,
             grade (the verdict cache is off);
-  bare    — `python -m pytest <target test ids>` on the already-edited tree, nothing else.
+  bare    — `python -m pytest <the task's test files>` on the already-edited tree, nothing else: the tests a
+            verdict needs (fail_to_pass and pass_to_pass live in them), without the harness around them.
 Prints the median of each and the ratio scored / bare, measured in one run (the machine is shared, so only
 the ratio means anything).
 """
@@ -55,7 +56,7 @@ def time_scored(task, reply: str, scratch: Path) -> float:
 
 
 def time_bare(task, tree: Path) -> float:
-    argv = (task.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", *task.spec.fail_to_pass)
+    argv = (task.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", *task.spec.test_files)
     request = ExecRequest(argv=argv, workdir=tree, image_root=task.image_root, image_digest=task.image_digest,
                           env=tuple(BASE_ENV) + tuple(task.env), mounts=tuple(task.mounts))
     started = time.perf_counter()
@@ -84,7 +85,7 @@ def main(argv=None) -> int:
     s, b = statistics.median(scored), statistics.median(bare)
     print(f"task {args.task}, {args.repeats} repeats, sandbox {task.sandbox.name}")
     print(f"scored attempt (copy + edit + sandboxed pytest + JUnit + grade): median {s * 1000:.0f} ms")
-    print(f"bare pytest of the target tests in the same sandbox and venv:     median {b * 1000:.0f} ms")
+    print(f"bare pytest of the task's test files in the same sandbox and venv: median {b * 1000:.0f} ms")
     print(f"overhead ratio scored / bare = {s / b:.3f}")
     return 0
 

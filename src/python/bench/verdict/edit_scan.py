@@ -38,6 +38,8 @@ A finding is ``(rule, detail)``; the rules:
 from __future__ import annotations
 
 import ast
+import functools
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
@@ -85,6 +87,7 @@ _MODULE_RULES = (
     (_HOOK_MODULES, "interpreter-hooks"),
 )
 _HOOK_MODULE_RULES = {"atexit": "process-exit", "gc": "gc-walk"}
+_NAME_TRIGGERS = frozenset(_DYNAMIC_BUILTINS | {"__builtins__"})
 
 
 @dataclass(frozen=True)
@@ -118,26 +121,42 @@ def scan_edit(before: Sequence[tuple[str, str]], after: Sequence[tuple[str, str]
 
 
 def constructs(text: str, test_words: tuple[str, ...] = ()) -> Counter | None:
-    """Every flagged construct of one file's text, counted; None when it does not parse."""
+    """Every flagged construct of one file's text, counted; None when it does not parse. Cached: every
+    attempt at a task scans the same base text (a large module parses and walks in tens of milliseconds)."""
+    counts = _constructs(text, tuple(test_words))
+    return None if counts is None else Counter(dict(counts))
+
+
+@functools.lru_cache(maxsize=64)
+def _constructs(text: str, test_words: tuple[str, ...]) -> tuple | None:
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return None
+    nodes = list(ast.walk(tree))
     counts: Counter = Counter()
-    aliases = _module_aliases(tree)
+    aliases = _module_aliases(nodes)
     # Docstrings and other bare string statements are prose: naming pytest there is no forgery (text that is
     # executed needs exec/eval/compile, flagged on their own).
-    prose = {id(node.value) for node in ast.walk(tree)
-             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
-    shadowed = _bound_names(tree)
-    for node in ast.walk(tree):
-        if id(node) in prose:
-            continue
-        if isinstance(node, ast.Name) and node.id in shadowed:  # the module's own `compile`, not the builtin
+    prose = {id(node.value) for node in nodes if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
+    shadowed = _bound_names(nodes)
+    names = (_NAME_TRIGGERS | {name for name, target in aliases.items() if target != name}) - shadowed
+    words = _words_pattern(test_words)
+    for node in nodes:
+        # Most nodes of a large module are plain names and short strings: each is one set lookup or one
+        # regular-expression search (a 230 KB data module scans in a fraction of a second).
+        if isinstance(node, ast.Name):
+            if node.id not in names:  # the module's own `compile` is not the builtin
+                continue
+        elif isinstance(node, ast.Constant):
+            if id(node) in prose or not isinstance(node.value, (str, bytes)) or not words.search(
+                    node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value):
+                continue
+        elif not isinstance(node, (ast.Attribute, ast.Import, ast.ImportFrom)):
             continue
         for finding in _node_findings(node, aliases, test_words):
             counts[finding] += 1
-    return counts
+    return tuple(counts.items())
 
 
 def _node_findings(node: ast.AST, aliases: dict[str, str], test_words: tuple[str, ...]):
@@ -219,6 +238,14 @@ def _dotted_rule(name: str) -> str:
     return ""
 
 
+@functools.lru_cache(maxsize=64)
+def _words_pattern(test_words: tuple[str, ...]) -> re.Pattern:
+    """One search for every word a string constant could be flagged for (runner and plant words ignore case)."""
+    folded = "|".join(re.escape(w) for w in (*_RUNNER_WORDS, *_PLANT_WORDS))
+    exact = "|".join(re.escape(w) for w in test_words)
+    return re.compile(f"(?i:{folded})" + (f"|{exact}" if exact else ""))
+
+
 def _text_findings(value: str | bytes, test_words: tuple[str, ...]):
     text = value.decode("latin-1") if isinstance(value, bytes) else value
     lowered = text.lower()
@@ -250,10 +277,10 @@ def _test_words(test_names: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(words))
 
 
-def _bound_names(tree: ast.AST) -> frozenset[str]:
+def _bound_names(nodes: list[ast.AST]) -> frozenset[str]:
     """Names the file binds itself (functions, classes, assignments, arguments) that shadow a builtin."""
     bound = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bound.add(node.name)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -263,11 +290,11 @@ def _bound_names(tree: ast.AST) -> frozenset[str]:
     return frozenset(bound & _DYNAMIC_BUILTINS)
 
 
-def _module_aliases(tree: ast.AST) -> dict[str, str]:
+def _module_aliases(nodes: list[ast.AST]) -> dict[str, str]:
     """Local names bound by imports to the dotted module or object they stand for (``from os import _exit``
     binds ``_exit`` to ``os._exit``; ``import subprocess as sp`` binds ``sp`` to ``subprocess``)."""
     aliases: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 aliases[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else \
