@@ -196,15 +196,7 @@ def test_interrupted_and_killed_client_resumes_on_the_cluster(root, cluster, ref
 
 def test_worker_killed_mid_unit_loses_and_duplicates_nothing(root, cluster, reference, tmp_path):
     out = tmp_path / "out"
-    names = cluster.wait_ready()
-    process = _start_score(root, out, cluster)
-    try:
-        _wait_for_records(out, 2, process)
-        _wait_until_running(cluster, names["worker-0"])
-        cluster.kill_worker(0)
-        code, _, err = _finish(process)
-    finally:
-        _finish(process, 1) if process.poll() is None else None
+    code, err = _kill_worker_0_mid_run(root, out, cluster, after_records=2)
     assert code == 0, err[-3000:]
     records = _records(out)
     keys = _keys(records)
@@ -213,6 +205,20 @@ def test_worker_killed_mid_unit_loses_and_duplicates_nothing(root, cluster, refe
     _assert_same_results((out / "results.jsonl").read_bytes(), reference, root)
     line = next(x for x in err.splitlines() if x.startswith("executor dask"))
     assert int(line.split("retried ")[1].split(";")[0]) >= 1, line  # the unit it was running ran again
+
+
+def _kill_worker_0_mid_run(root, out, cluster: LoopbackCluster, *, after_records: int) -> tuple[int, str]:
+    """Start a cluster score run, SIGKILL worker 0 while it runs a unit, let the run finish: (rc, stderr)."""
+    names = cluster.wait_ready()
+    process = _start_score(root, out, cluster)
+    try:
+        _wait_for_records(out, after_records, process)
+        _wait_until_running(cluster, names["worker-0"])
+        cluster.kill_worker(0)
+        code, _, err = _finish(process)
+    finally:
+        _finish(process, 1) if process.poll() is None else None
+    return code, err
 
 
 def _wait_until_running(cluster: LoopbackCluster, address: str) -> None:
@@ -231,15 +237,7 @@ def test_unit_whose_workers_die_is_recorded_as_infrastructure_error(root, refere
     out = tmp_path / "out"
     with start_cluster(2, root=root, log_dir=tmp_path / "cluster",
                        scheduler_env={"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}) as small:
-        names = small.wait_ready()
-        process = _start_score(root, out, small)
-        try:
-            _wait_for_records(out, 1, process)
-            _wait_until_running(small, names["worker-0"])
-            small.kill_worker(0)
-            code, _, err = _finish(process)
-        finally:
-            _finish(process, 1) if process.poll() is None else None
+        code, err = _kill_worker_0_mid_run(root, out, small, after_records=1)
         assert code == 0, err[-3000:]
         errors = [r for r in _records(out) if r["outcome"] == "infrastructure_error"]
         assert len(errors) >= 1 and all(r["reason"].startswith("KilledWorker") for r in errors)
