@@ -23,8 +23,9 @@ SCORE_LIMITS = Limits(wall_seconds=300.0, memory_bytes=4 << 30, pids=512, cpus=1
 SYNTHETIC_LIMITS = Limits(wall_seconds=30.0, memory_bytes=2 << 30, pids=256, cpus=1.0, output_bytes=1 << 20)
 
 
-# A layout written by an older harness lacks what this one lays out (content masks since 2): made again.
-LAYOUT_VERSION = 2
+# A layout written by an older harness lacks what this one lays out (content masks since 2, a packed .git
+# since 3): made again.
+LAYOUT_VERSION = 3
 
 
 def limits_for(spec: TaskSpec) -> Limits:

@@ -99,10 +99,16 @@ def _scrub(dest: Path) -> None:
 
 
 def _snapshot(dest: Path) -> None:
-    """A fresh one-commit repository of the tree as handed over: no history, no remote, no later refs."""
-    git(["init", "-q"], cwd=dest)
+    """A fresh one-commit repository of the tree as handed over: no history, no remote, no later refs.
+
+    Kept to a handful of files (no template hooks, no reflog, objects in one pack): every scored attempt
+    copies the tree, and a loose object per source file would double what it copies."""
+    git(["init", "-q", "--template="], cwd=dest)
     git(["add", "-A", "-f"], cwd=dest)
-    git(["commit", "-q", "--no-verify", "-m", "workspace"], cwd=dest)
+    git(["-c", "core.logAllRefUpdates=false", "commit", "-q", "--no-verify", "-m", "workspace"], cwd=dest)
+    git(["repack", "-a", "-d", "-q", "-n"], cwd=dest)
+    git(["pack-refs", "--all"], cwd=dest)
+    (dest / ".git" / "COMMIT_EDITMSG").unlink(missing_ok=True)
 
 
 def tree_digest(root: Path) -> str:

@@ -45,6 +45,7 @@ _WATCHED = frozenset({"open", "os.rename", "os.link", "os.symlink", "shutil.copy
                       *_ATTRIBUTED})
 # Reading a function's __code__ is audited too, but inspect does it for every signature: not a rule.
 _FRAME_ATTRS = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
+_OBJECT_ATTRS = _FRAME_ATTRS | {"__code__"}
 _RUNNER_MODULES = ("_pytest", "pytest", "pluggy", "ctypes", "_ctypes", "junitxml")
 
 
@@ -76,8 +77,11 @@ class Guard:
         self._busy = False
 
     def hook(self, event, args):
-        if self._busy or event not in _WATCHED and not event.startswith("ctypes."):
+        # Called for every audited event (thousands per run): the common ones leave after a dict lookup.
+        if event not in _WATCHED and event[:7] != "ctypes." or self._busy:
             return
+        if event[:7] == "object." and (len(args) < 2 or args[1] not in _OBJECT_ATTRS):
+            return  # attribute access is the most frequent event; only frames and code objects matter
         self._busy = True
         try:
             rule = self._rule(event, args)
@@ -96,9 +100,9 @@ class Guard:
         if event == "os.exec":
             return "re-exec"
         if event == "object.__getattr__":  # reading a traceback's or generator's frame
-            return "frame-walk" if len(args) > 1 and args[1] in _FRAME_ATTRS and self._from_edit() else ""
+            return "frame-walk" if args[1] in _FRAME_ATTRS and self._from_edit() else ""
         if event == "object.__setattr__":  # swapping a function's code
-            return "frame-walk" if len(args) > 1 and args[1] == "__code__" and self._from_edit() else ""
+            return "frame-walk" if args[1] == "__code__" and self._from_edit() else ""
         if event == "import":
             name = args[0] if args else ""
             if isinstance(name, str) and name.split(".")[0] in _RUNNER_MODULES and self._from_edit("importlib"):

@@ -120,5 +120,7 @@ def _canary_source(pass_name: str, fail_name: str, token: str) -> str:
     return (
         '"""Written by the harness for this run only; its outcomes are checked, never scored."""\n\n\n'
         f"def {pass_name}():\n    assert {token!r}[::-1] == {token[::-1]!r}\n\n\n"
-        f"def {fail_name}():\n    assert {token!r} == {token[::-1] + 'x'!r}, 'this test must fail'\n"
+        # pytrace=False: the failure is reported without a traceback to format, the cheapest failure there is.
+        f"def {fail_name}():\n    import pytest\n\n    if {token!r} != {token[::-1] + 'x'!r}:\n"
+        f"        pytest.fail('this test must fail', pytrace=False)\n"
     )

@@ -116,7 +116,7 @@ def run_tests(
         )
         result = sandbox.run(request)
         xml, problem = _read_report(report_host / "junit.xml")
-        findings = () if guarded is None else _guard_findings(guarded, xml if not problem else b"", test_files)
+        marker_rules = () if guarded is None else _marker_rules(guarded)
     finally:
         if guarded is not None:
             (workdir / guarded.canary_file).unlink(missing_ok=True)
@@ -124,12 +124,15 @@ def run_tests(
     log = result.stdout + b"\n" + result.stderr
     report = None
     if xml:
-        try:
-            report = parse_junit(xml, test_files)
+        try:  # the canary file's tests are read with the rest, checked, then dropped
+            report = parse_junit(xml, test_files if guarded is None else (*test_files, guarded.canary_file))
         except CheckFailed as exc:  # the code under test wrote it, or cut it short: its fault, not ours
             problem = str(exc)
-    if report is not None and guarded is not None:
-        report = _without(report, guarded.canary_file)
+    findings: tuple[str, ...] = ()
+    if guarded is not None:
+        findings = marker_rules or _canary_findings(guarded, report)
+        if report is not None:
+            report = _without(report, guarded.canary_file)
     return TestRun(
         exit_code=result.exit_code,
         timed_out=result.timed_out,
@@ -181,18 +184,17 @@ def _guard_run(scratch, workdir, image_root, python, mounts, test_files, guard, 
     return guarded, guarded.mounts + masks
 
 
-def _guard_findings(guarded, xml: bytes, test_files) -> tuple[str, ...]:
+def _marker_rules(guarded) -> tuple[str, ...]:
     from bench.verdict.guard import violations
 
-    found = list(violations(guarded))
-    if found:
-        return tuple(found)
-    if not xml:
-        return ()  # no report: nothing was forged into one (graded as a miss)
-    try:
-        by_id = parse_junit(xml, (*test_files, guarded.canary_file)).by_id()
-    except CheckFailed:
-        return ()
+    return tuple(violations(guarded))
+
+
+def _canary_findings(guarded, report: JUnitReport | None) -> tuple[str, ...]:
+    if report is None:
+        return ()  # no report (or an unreadable one): nothing was forged into it (graded as a miss)
+    by_id = report.by_id()
+    found = []
     for test_id, expected in guarded.canaries:
         seen = by_id[test_id].outcome if test_id in by_id else MISSING_CANARY
         if seen != expected:
