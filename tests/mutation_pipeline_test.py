@@ -4,12 +4,11 @@ it, lock its test dependencies in the sandbox, certify each mutant with the libr
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from bench.testsupport import checkout_root, run_bench
+from bench.testsupport import empty_checkout, run_bench
 
 RELEASE = "cachetools==5.5.0"
 
@@ -17,14 +16,7 @@ RELEASE = "cachetools==5.5.0"
 @pytest.fixture(scope="module")
 def scratch_checkout(tmp_path_factory) -> Path:
     """A checkout with the real images and schema but no tasks, so admission writes only here."""
-    root = tmp_path_factory.mktemp("checkout")
-    source = checkout_root()
-    (root / "pants.toml").write_text((source / "pants.toml").read_text())
-    shutil.copytree(source / "images", root / "images")
-    shutil.copytree(source / "lockfiles" / "tools", root / "lockfiles" / "tools")
-    (root / "tasks" / "_dropped").mkdir(parents=True)
-    (root / "lockfiles" / "tasks").mkdir(parents=True)
-    return root
+    return empty_checkout(tmp_path_factory.mktemp("checkout"))
 
 
 def test_download_mutate_lock_certify_admit(scratch_checkout: Path, tmp_path: Path):

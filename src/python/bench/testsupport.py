@@ -33,6 +33,20 @@ def checkout_root() -> Path:
     return find_root()
 
 
+def empty_checkout(root: Path) -> Path:
+    """A checkout with the real images, tool locks and pants.toml but no tasks, so admission writes only here."""
+    import shutil
+
+    source = checkout_root()
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pants.toml").write_text((source / "pants.toml").read_text())
+    shutil.copytree(source / "images", root / "images")
+    shutil.copytree(source / "lockfiles" / "tools", root / "lockfiles" / "tools")
+    (root / "tasks" / "_dropped").mkdir(parents=True)
+    (root / "lockfiles" / "tasks").mkdir(parents=True)
+    return root
+
+
 def load_task(task_id: str):
     from bench.spec.load import discover, load_all
 

@@ -28,8 +28,8 @@ VARIABLES = {
         Variable("BENCH_SANDBOX", "bwrap", "Default sandbox backend (bwrap | docker)."),
         Variable("BENCH_DOCKER_HOST", "", "Docker daemon for the docker backend (else DOCKER_HOST, else default)."),
         Variable("BENCH_MIRROR_DIR", "", "Folder of bare git mirrors named <owner>+<name>; used before a task's URL."),
-        Variable("BENCH_CLUSTER", "", "Dask scheduler address (tcp://HOST:8786) that `bench score` sends its "
-                 "units to, as --cluster does; empty: threads in this process."),
+        Variable("BENCH_CLUSTER", "", "Dask scheduler address (tcp://HOST:8786) that `bench score`, `certify`, "
+                 "`admit` and `mutate --admit` send their work to, as --cluster does; empty: this process."),
         Variable("BENCH_NO_PROGRESS", "", "Set to 1 to hide progress bars on stderr."),
     )
 }

@@ -14,6 +14,7 @@ EPILOG = """examples:
   bench mutate cachetools==5.5.0                      every function's mutant, seed 0
   bench mutate more-itertools==10.5.0 --seed 7 --limit 50 --out /tmp/cands
   bench mutate sqlparse==0.5.1 --limit 120 --admit --cap 40
+  bench mutate sqlparse==0.5.1 --admit --cluster tcp://10.0.0.5:8786   the gate's runs on Dask workers
 Writes <task_id>.json (a task spec of kind mutation, not yet certified) and <task_id>.diff per candidate
 into --out (default mutation-candidates/<name>-<version>); prints the count per operator. The spec names the
 mutation by file, byte span and replacement; the diff (which quotes the library's code) stays beside it.
@@ -35,6 +36,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--k", type=int, default=3, help="with --admit: runs per side (default 3)")
     p.add_argument("--max-targets", type=int, default=20, help="with --admit: most target tests (default 20)")
     p.add_argument("--sandbox", default=None, help="with --admit: bwrap (default) or docker")
+    p.add_argument("--cluster", default=None, metavar="tcp://HOST:8786",
+                   help="with --admit: run the gate on this Dask scheduler's workers (default: $BENCH_CLUSTER)")
     p.set_defaults(run=run)
 
 
@@ -103,8 +106,15 @@ def admit_batch(documents: list[dict], args: argparse.Namespace) -> int:
         print(f"{verdict} {admission.task_id}: {admission.reason} f2p={f2p} ({seconds:.1f} s)", flush=True)
 
     cap = DEFAULT_CAP if getattr(args, "cap", None) is None else args.cap
-    outcomes = admit_mutations(documents, find_root(), k=args.k, sandbox_name=args.sandbox or get("BENCH_SANDBOX"),
-                               max_targets=args.max_targets, cap=cap, on_result=report)
+    settings = {"k": args.k, "sandbox_name": args.sandbox or get("BENCH_SANDBOX"), "max_targets": args.max_targets,
+                "cap": cap, "on_result": report}
+    cluster = get("BENCH_CLUSTER") if getattr(args, "cluster", None) is None else args.cluster
+    if cluster:
+        from bench.gate.remote_admit import admit_mutations_on_cluster
+
+        outcomes = admit_mutations_on_cluster(documents, find_root(), cluster, relock=False, **settings)
+    else:
+        outcomes = admit_mutations(documents, find_root(), **settings)
     for outcome in outcomes:
         counts = outcome.yield_counts()
         tried = len(outcome.admissions)

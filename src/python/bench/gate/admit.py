@@ -63,20 +63,46 @@ def _lock_name(spec: TaskSpec) -> str:
 
 def admit(candidate: dict, root: Path, *, k: int = 3, sandbox_name: str = "bwrap", mirror: Path | None = None,
           relock: bool = True, max_targets: int | None = None) -> Admission:
+    gated = gate_candidate(candidate, root, k=k, sandbox_name=sandbox_name, mirror=mirror, relock=relock,
+                           max_targets=max_targets)
+    return finish(candidate, gated, root, k=k, sandbox_name=sandbox_name, max_targets=max_targets)
+
+
+@dataclass(frozen=True)
+class Gated:
+    """What the gate made of a candidate before anything is added to the pool: its certificate, or why no
+    lock could be made, and the lock's bytes (a worker of a cluster hands them to the client)."""
+
+    spec: TaskSpec
+    certificate: Certificate | None
+    lock_failure: str  # "" when a lock was made and the candidate certified
+    lock_bytes: bytes
+
+
+def gate_candidate(candidate: dict, root: Path, *, k: int, sandbox_name: str, mirror: Path | None,
+                   relock: bool, max_targets: int | None) -> Gated:
+    """Lock (unless kept) and certify a candidate, trying later releases when its environment fails."""
     spec = spec_from_document(candidate, path=str(root / "tasks" / "_candidates" / f"{candidate['task_id']}.json"))
     if relock or not (root / spec.lockfile).exists():
         try:
             lock_candidate(spec, root, sandbox_name=sandbox_name, mirror=mirror)
         except EnvironmentBuildError as error:  # unresolvable test dependencies: a drop like a failed install
-            reason = f"lock_failed: {failure_summary(str(error))}"
-            record_drop(candidate, reason, root)
-            return Admission(spec.task_id, False, reason, None, None)
+            return Gated(spec, None, f"lock_failed: {failure_summary(str(error))}", b"")
     outcome = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
     attempts = later_attempts(outcome.certificate.decision.reason) if relock else ()
     if attempts:
         outcome = _with_later_releases(spec, root, outcome, attempts, k=k, sandbox_name=sandbox_name,
                                        mirror=mirror, max_targets=max_targets)
-    return conclude(candidate, spec, outcome.certificate, root, k=k, sandbox_name=sandbox_name,
+    return Gated(spec, outcome.certificate, "", (root / spec.lockfile).read_bytes())
+
+
+def finish(candidate: dict, gated: Gated, root: Path, *, k: int, sandbox_name: str,
+           max_targets: int | None) -> Admission:
+    """Record a gated candidate: a drop when no lock could be made, else admit or drop it (:func:`conclude`)."""
+    if gated.certificate is None:
+        record_drop(candidate, gated.lock_failure, root)
+        return Admission(gated.spec.task_id, False, gated.lock_failure, None, None)
+    return conclude(candidate, gated.spec, gated.certificate, root, k=k, sandbox_name=sandbox_name,
                     max_targets=max_targets)
 
 

@@ -24,7 +24,7 @@ import shutil
 import tempfile
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -86,26 +86,46 @@ def _already_decided(task_id: str, root: Path, pool: Iterable[TaskSpec]) -> bool
 
 def _admit_release(docs, root, pool, *, k, sandbox_name, max_targets, cap, relock, on_result) -> BatchOutcome:
     started = time.monotonic()
+    todo, skipped = pending(docs, root, pool)
+    if not todo or capped(pool, todo[0][1], cap):
+        return BatchOutcome((), skipped, 0.0, time.monotonic() - started)  # nothing to judge: no release built
+    release = _open_release(todo[0][1], root, k=k, sandbox_name=sandbox_name, relock=relock)
+    with release:
+        admissions = judge_in_order(todo, lambda index, spec: release.certify_mutant(spec, max_targets=max_targets),
+                                    root, pool, k=k, sandbox_name=sandbox_name, max_targets=max_targets, cap=cap,
+                                    on_result=on_result)
+    return BatchOutcome(admissions, skipped, release.slowest_seconds, time.monotonic() - started)
+
+
+def pending(docs, root: Path, pool) -> tuple[list[tuple[dict, TaskSpec]], int]:
+    """The candidates of a release not decided yet, as (document, spec), and how many were."""
     specs = [spec_from_document(doc, path=str(root / "tasks" / "_candidates" / f"{doc['task_id']}.json"))
              for doc in docs]
     todo = [(doc, spec) for doc, spec in zip(docs, specs) if not _already_decided(spec.task_id, root, pool)]
-    skipped = len(docs) - len(todo)
-    if not todo or (cap is not None and _count_library(pool, todo[0][1].library) >= cap):
-        return BatchOutcome((), skipped, 0.0, time.monotonic() - started)  # nothing to judge: no release built
-    release = _open_release(todo[0][1], root, k=k, sandbox_name=sandbox_name, relock=relock)
+    return todo, len(docs) - len(todo)
+
+
+def capped(pool, spec: TaskSpec, cap: int | None) -> bool:
+    return cap is not None and _count_library(pool, spec.library) >= cap
+
+
+def judge_in_order(todo, certify_one: Callable[[int, TaskSpec], Certificate], root: Path, pool, *, k: int,
+                   sandbox_name: str, max_targets: int | None, cap: int | None,
+                   on_result: Callable[[Admission, float], None] | None) -> tuple[Admission, ...]:
+    """Certify and conclude each candidate in the order given until the library's cap is reached: the order
+    decides which of two equal mutants is kept and where the cap falls, wherever the runs happen."""
     admissions = []
-    with release:
-        for doc, spec in todo:
-            if cap is not None and _count_library(pool, spec.library) >= cap:
-                break
-            candidate_started = time.monotonic()
-            cert = release.certify_mutant(spec, max_targets=max_targets)
-            admission = conclude(doc, spec, cert, root, k=k, sandbox_name=sandbox_name, max_targets=max_targets,
-                                 others=pool, sync=False)
-            admissions.append(admission)
-            if on_result is not None:
-                on_result(admission, time.monotonic() - candidate_started)
-    return BatchOutcome(tuple(admissions), skipped, release.slowest_seconds, time.monotonic() - started)
+    for index, (doc, spec) in enumerate(todo):
+        if capped(pool, spec, cap):
+            break
+        candidate_started = time.monotonic()
+        cert = certify_one(index, spec)
+        admission = conclude(doc, spec, cert, root, k=k, sandbox_name=sandbox_name, max_targets=max_targets,
+                             others=pool, sync=False)
+        admissions.append(admission)
+        if on_result is not None:
+            on_result(admission, time.monotonic() - candidate_started)
+    return tuple(admissions)
 
 
 def _open_release(first: TaskSpec, root: Path, *, k: int, sandbox_name: str, relock: bool) -> "_Release":
