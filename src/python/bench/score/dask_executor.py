@@ -73,17 +73,27 @@ class DaskExecutor:
         from bench.score.remote_unit import held_environments, pins_for, run_remote_unit
 
         held = client.run(held_environments, on_error="ignore")  # a worker that cannot say is not preferred
+        workers = sorted(worker_info(client))
         pins: dict = {}
+        slots: dict[str, int] = {}
         futures = {}
         for index, unit in enumerate(units):
             expected = pins.get(unit.spec.task_id) or pins.setdefault(unit.spec.task_id,
                                                                         pins_for(unit.spec, job.plan.root))
             holders = sorted(a for a, environments in held.items() if expected.environment in environments)
-            placement = {"workers": holders, "allow_other_workers": True} if holders else {}
+            preferred = prefer(holders or workers, slots.setdefault(unit.spec.task_id, len(slots)))
+            placement = {"workers": preferred, "allow_other_workers": True} if preferred else {}
             future = client.submit(run_remote_unit, job, unit, expected, key=f"bench-unit-{job.run_id}-{index}",
                                    pure=False, resources={RESOURCE: 1}, **placement)
             futures[future] = unit
         return futures
+
+
+def prefer(candidates: Sequence[str], slot: int) -> list[str]:
+    """The worker a task's units go to first: among those holding its environment (else all), one per task in
+    turn, so a task is laid out once rather than on every worker its units land on. Only a preference: an idle
+    worker still takes (steals) queued units."""
+    return [candidates[slot % len(candidates)]] if candidates else []
 
 
 def connect(address: str, seconds: float = CONNECT_SECONDS):
