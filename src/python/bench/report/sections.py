@@ -104,6 +104,9 @@ def loop_section(model: str, loops: Sequence[LoopRun], slug: str) -> tuple[list[
     blocks.append(Figure(classes.filename, classes.title, "Runs per convergence class and condition."))
     plots.append(classes)
     blocks += _feedback_effect(by_condition)
+    per_library = tables.library_table(by_condition)
+    if per_library is not None:
+        blocks.append(per_library)
     curve_blocks, curve_plot = _iterations(model, slug, by_condition)
     blocks += curve_blocks
     plots.append(curve_plot)

@@ -113,13 +113,10 @@ def paired_comparison(
     first: tuple[str, Sequence[LoopRun]], second: tuple[str, Sequence[LoopRun]], budget: int | None = None
 ) -> PairedComparison | None:
     """McNemar and bootstrap on tasks present in both arms (first sample of each); None if none are shared."""
-    first_by_task = _first_sample_by_task(first[1])
-    second_by_task = _first_sample_by_task(second[1])
-    shared = sorted(set(first_by_task) & set(second_by_task))
-    if not shared:
+    paired = paired_outcomes(first[1], second[1], budget)
+    if paired is None:
         return None
-    a = [_succeeded(first_by_task[task], budget) for task in shared]
-    b = [_succeeded(second_by_task[task], budget) for task in shared]
+    a, b = paired
     first_only = sum(x and not y for x, y in zip(a, b))
     second_only = sum(y and not x for x, y in zip(a, b))
     both = sum(x and y for x, y in zip(a, b))
@@ -127,14 +124,26 @@ def paired_comparison(
         first=first[0],
         second=second[0],
         budget=budget,
-        tasks=len(shared),
+        tasks=len(a),
         both=both,
         first_only=first_only,
         second_only=second_only,
-        neither=len(shared) - both - first_only - second_only,
+        neither=len(a) - both - first_only - second_only,
         test=stats.mcnemar(first_only, second_only),
         diff=stats.paired_bootstrap_diff(a, b, resamples=BOOTSTRAP_RESAMPLES, seed=BOOTSTRAP_SEED),
     )
+
+
+def paired_outcomes(first: Sequence[LoopRun], second: Sequence[LoopRun],
+                    budget: int | None = None) -> tuple[list[bool], list[bool]] | None:
+    """Whether each task run in both arms succeeded in each (first sample, tasks sorted); None if none shared."""
+    first_by_task = _first_sample_by_task(first)
+    second_by_task = _first_sample_by_task(second)
+    shared = sorted(set(first_by_task) & set(second_by_task))
+    if not shared:
+        return None
+    return ([_succeeded(first_by_task[task], budget) for task in shared],
+            [_succeeded(second_by_task[task], budget) for task in shared])
 
 
 def pass_at_k_table(attempts: Sequence[AttemptRun]) -> tuple[tuple[int, ...], tuple[float, ...], int]:

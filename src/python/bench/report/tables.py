@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Mapping, Sequence
 
 from bench.loop.convergence import Outcome
-from bench.report import study
+from bench.report import stats, study
 from bench.report.document import Table
 from bench.report.records import OUTCOMES, AttemptRun, LoopRun
 
@@ -119,6 +119,33 @@ def turn_outcome_table(by_condition: Mapping[str, Sequence[LoopRun]]) -> Table:
         )
     columns = ("condition", "turns", "turns/run") + OUTCOMES + ("worker tokens/run", "controller tokens/run")
     return Table(columns, tuple(rows), caption="Turn outcomes and mean tokens per run")
+
+
+def library_table(by_condition: Mapping[str, Sequence[LoopRun]]) -> Table | None:
+    """Convergence per library and condition, with each library's discordant pairs and exact McNemar p when both
+    feedback conditions ran; None for runs of a single library."""
+    libraries = sorted({run.library for runs in by_condition.values() for run in runs})
+    if len(libraries) < 2:
+        return None
+    paired = study.FULL in by_condition and study.COUNT_ONLY in by_condition
+    rows = []
+    for library in libraries:
+        mine = {c: [run for run in runs if run.library == library] for c, runs in by_condition.items()}
+        row = [library] + [f"{study.convergence_rate(runs).successes}/{len(runs)}" for runs in mine.values()]
+        if paired:
+            outcomes = study.paired_outcomes(mine[study.FULL], mine[study.COUNT_ONLY])
+            if outcomes is None:
+                row += ["–", "–"]
+            else:
+                b = sum(x and not y for x, y in zip(*outcomes))
+                c = sum(y and not x for x, y in zip(*outcomes))
+                row += [f"{b}, {c}", fmt_p(stats.mcnemar(b, c).p_exact)]
+        rows.append(tuple(row))
+    columns = ("library",) + tuple(f"{c} converged" for c in by_condition)
+    if paired:
+        columns += ("discordant (b, c)", "exact McNemar p")
+    return Table(columns, tuple(rows), caption="Convergence per library (b: converged with full feedback only, "
+                                               "c: with the failure count only)")
 
 
 def contingency_table(comparison: study.PairedComparison) -> Table:
