@@ -33,6 +33,10 @@ def read_predictions(path: Path) -> list[dict]:
 def score_predictions(args) -> int:
     """Each line a unit (an attempt whose reply is the patch), run by the same executors as `bench score`:
     threads here (``--workers``) or a cluster (``--cluster``); records, resume and results as for models."""
+    import time
+
+    from bench.cli.score import finish_run
+    from bench.errors import UsageError
     from bench.model.protocol import ModelParams
     from bench.score.runner import RunPlan, run
     from bench.score.summary import summary_lines
@@ -47,19 +51,22 @@ def score_predictions(args) -> int:
     if unknown:
         raise SpecError(f"unknown instance ids: {', '.join(unknown[:5])}", kind="unknown_task",
                         path=str(args.predictions))
-    out = args.out or root / "results" / "runs" / f"predictions-{args.predictions.stem}"
+    if args.update_reference:
+        raise UsageError("--update-reference is for models' reference runs, not predictions")
+    out = args.out or root / "results" / "runs" / f"predictions-{args.predictions.stem}" / (args.name or "latest")
     units = [Unit(specs[p["instance_id"]], str(p.get("model_name_or_path") or "predictions"), "attempt", "single",
                   0, patch=p.get("model_patch") or "") for p in predictions]
     plan = RunPlan(model_id="", specs=tuple(u.spec for u in units), out_dir=out, root=root, params=ModelParams(),
                    workers=args.workers, sandbox_name=args.sandbox or get("BENCH_SANDBOX"), mirror=args.mirror,
                    use_cache=False, cluster=get("BENCH_CLUSTER") if args.cluster is None else args.cluster)
+    started = time.monotonic()
     result = run(plan, units=_first_of_each(units))
     if plan.cluster and result.execution is not None:
         for line in result.execution.lines():
             print(line, file=sys.stderr)
     for line in summary_lines(result.records):
         print(line)
-    return 0
+    return finish_run(result, out, time.monotonic() - started)
 
 
 def _first_of_each(units: list) -> list:

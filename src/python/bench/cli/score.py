@@ -8,14 +8,18 @@ from pathlib import Path
 
 EPILOG = """examples:
   bench score --model scripted                 the deterministic convergence study (both conditions, 5 turns,
-                                               every synthetic task) → results/study/scripted/ + report
+                                               every synthetic task) → results/runs/scripted-study/<UTC time>/
+  bench score --model scripted --update-reference    regenerate the committed results/study/scripted-study/
   bench score --model repairer --turns 5 --both-conditions --tasks kind:synthetic
   bench score --model openai/gpt-5-mini --tasks lib:click --samples 5 --workers 4
   bench score --model llamacpp/smollm2 --turns 4 --both-conditions --resample
   bench score --predictions preds.jsonl        score SWE-bench-style predictions (instance_id, model_patch)
   bench score --model repairer --tasks kind:mutation --cluster tcp://10.0.0.5:8786
                                                the same units on a Dask cluster (README: Running on a cluster)
-A run resumes by default: units already in <out>/records.jsonl are skipped (--no-resume starts over).
+Runs go to a new results/runs/<model>/<UTC time>/ (ignored by git) unless --out, --name or --update-reference
+says otherwise. A run resumes by default: units already in <out>/records.jsonl are skipped (--no-resume starts
+over); infrastructure errors are retried only with --retry-errors. Writes results.jsonl, summary.json and
+report/. Exit 3 when any unit hit an infrastructure error (each distinct reason is printed).
 Outcomes: resolved (the headline: every fail_to_pass test passes and no pass_to_pass test breaks), solved
 (targets pass, guards ignored), model_miss, tampered (the edit tried to influence its verdict; the rule that
 fired is the record's reason; see docs/verdict-integrity.md), invalid_edit, model_timeout, and
@@ -27,6 +31,8 @@ DEFAULT_NAMES = {"scripted": "study", "repairer": "ast"}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    from bench.cli import run_folder
+
     p = sub.add_parser("score", help="score a model", epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model", help="provider/name, e.g. scripted, repairer/ast, openai/gpt-5-mini")
@@ -35,7 +41,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=int, default=2, help="threads in this process (without --cluster)")
     p.add_argument("--cluster", default=None, metavar="tcp://HOST:8786",
                    help="run the units on this Dask scheduler's workers (default: $BENCH_CLUSTER; empty: here)")
-    p.add_argument("--out", type=Path, default=None, help="results folder")
+    run_folder.add_arguments(p)
     p.add_argument("--turns", type=int, default=None, help="repair-loop budget K (default: single attempt)")
     p.add_argument("--condition", choices=("full", "count-only"), default="full")
     p.add_argument("--both-conditions", action="store_true", help="run the full and count-only conditions")
@@ -80,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args, model_id: str, turns: int, conditions, selector) -> int:
     import shutil
+    import time
 
+    from bench.cli.run_folder import run_folder
     from bench.model.protocol import ModelParams
     from bench.progress import Bar
     from bench.score.runner import RunPlan, run
@@ -90,7 +98,7 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
 
     root = find_root()
     specs = select(load_all(discover(root)), selector)
-    out = args.out or root / "results" / ("study" if turns else "runs") / model_id.replace("/", "-")
+    out = run_folder(root, model_id.replace("/", "-"), out=args.out, name=args.name, reference=args.update_reference)
     if args.no_resume and out.exists():
         shutil.rmtree(out)
     params = ModelParams(temperature=args.temperature, seed=args.seed, max_tokens=args.max_tokens,
@@ -106,6 +114,7 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
     from bench.score.runner import plan_units
 
     bar = Bar(len(plan_units(plan)), desc=f"score {model_id}")
+    started = time.monotonic()
     result = run(plan, on_done=lambda record: bar.update(1, last=record.get("outcome", "")))
     bar.close()
     if plan.cluster and result.execution is not None:
@@ -120,4 +129,17 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
 
         paths = build_report(list(result.records), out / "report")
         print(f"report: {paths.md} {paths.html}", file=sys.stderr)
-    return 0
+    return finish_run(result, out, time.monotonic() - started)
+
+
+def finish_run(result, out: Path, wall_seconds: float) -> int:
+    """Write summary.json; with infrastructure errors, name them on stderr and exit 3."""
+    from bench.errors import EXIT_INFRA
+    from bench.score.run_summary import error_lines, run_summary, write_summary
+
+    write_summary(out, run_summary(result.records, ran=result.ran, resumed=result.skipped,
+                                   wall_seconds=wall_seconds))
+    lines = error_lines(result.records, out)
+    for line in lines:
+        print(line, file=sys.stderr)
+    return EXIT_INFRA if lines else 0

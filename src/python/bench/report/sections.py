@@ -71,8 +71,8 @@ def attempt_section(model: str, attempts: Sequence[AttemptRun], slug: str) -> tu
         ylabel="solve rate (95 % Wilson CI)",
         categories=tuple(by_library),
         values=tuple(rate.value or 0.0 for rate in rates),
-        lows=tuple(rate.interval.low for rate in rates),
-        highs=tuple(rate.interval.high for rate in rates),
+        lows=tuple(rate.interval.low if rate.n else 0.0 for rate in rates),  # n = 0: no bar, no error bar
+        highs=tuple(rate.interval.high if rate.n else 0.0 for rate in rates),
     )
     blocks.append(Figure(plot.filename, plot.title, "Solve rate per library with 95 % Wilson intervals."))
     return blocks, [plot]

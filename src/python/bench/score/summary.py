@@ -23,6 +23,8 @@ def summary_lines(records: Sequence[dict]) -> list[str]:
 
 
 def _rate(solved: int, n: int) -> str:
+    if n == 0:  # nothing scored (every unit an infrastructure error): no rate, as the report shows it
+        return f"{solved:>4}/{n:<4} {'–':>6}  {'–':<16}"
     ci = wilson_interval(solved, n)
     share = solved / n if n else 0.0
     return f"{solved:>4}/{n:<4} {share:6.1%}  [{ci.low:5.1%}, {ci.high:5.1%}]"

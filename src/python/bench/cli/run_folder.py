@@ -1,0 +1,42 @@
+"""Where a scoring run writes: never into a committed reference unless asked for by name.
+
+- ``--out DIR``: exactly there (resumes what DIR holds);
+- ``--name NAME``: ``results/runs/<model>/<NAME>/`` (run it again with the same name to resume);
+- ``--update-reference``: ``results/study/<model>/``, the committed reference folder of that model;
+- otherwise: ``results/runs/<model>/<UTC timestamp>/``, a new folder each time.
+
+``results/runs/`` is ignored by git, so an ordinary run leaves ``git status`` clean.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from bench.errors import UsageError
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+
+
+def run_folder(root: Path, slug: str, *, out: Path | None, name: str | None, reference: bool) -> Path:
+    if out is not None and (name or reference):
+        raise UsageError("--out names the folder itself; it cannot be combined with --name or --update-reference")
+    if name and reference:
+        raise UsageError("--name and --update-reference choose different folders; give one of them")
+    if out is not None:
+        return out
+    if reference:
+        return root / "results" / "study" / slug
+    if name is not None and not _NAME.match(name):
+        raise UsageError(f"--name {name!r}: use letters, digits, '.', '_' and '-' (a folder name, no '/')")
+    return root / "results" / "runs" / slug / (name or time.strftime("%Y%m%d-%H%M%S", time.gmtime()))
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--out", type=Path, default=None,
+                        help="results folder (default: a new results/runs/<model>/<UTC time>/)")
+    parser.add_argument("--name", default=None,
+                        help="results/runs/<model>/<NAME>/ instead of a timestamp: run again with it to resume")
+    parser.add_argument("--update-reference", action="store_true",
+                        help="write the committed reference folder results/study/<model>/ (regenerating it)")

@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from bench.score.run_summary import error_lines, run_summary
+
+ATTEMPT_OK = {"task_id": "a", "condition": "single", "sample": 0, "kind": "attempt", "outcome": "solved",
+              "resolved": True, "usage": {"total_tokens": 12}}
+ATTEMPT_BROKE_GUARDS = {"task_id": "b", "condition": "single", "sample": 0, "kind": "attempt",
+                        "outcome": "solved", "resolved": False}
+DEAD = {"task_id": "c", "condition": "single", "sample": 0, "kind": "attempt", "outcome": "infrastructure_error",
+        "reason": "cannot reach endpoint: Connection refused"}
+LOOP_DEAD_TURN = {"task_id": "d", "condition": "full", "sample": 0, "kind": "loop", "class": "EXHAUSTED",
+                  "turns": [{"outcome": "model_miss", "worker_tokens": 5, "controller_tokens": 0},
+                            {"outcome": "infrastructure_error", "reason": "sandbox gone", "worker_tokens": 0}]}
+
+
+def test_summary_counts_outcomes_ids_errors_and_tokens():
+    summary = run_summary([ATTEMPT_OK, ATTEMPT_BROKE_GUARDS, DEAD, LOOP_DEAD_TURN], ran=3, resumed=1,
+                          wall_seconds=2.04)
+    assert summary == {
+        "units": 4, "ran_now": 3, "resumed": 1, "wall_seconds": 2.0,
+        "by_outcome": {"EXHAUSTED": 1, "infrastructure_error": 1, "solved": 2},
+        "resolved": ["a/single/0"], "solved": ["a/single/0", "b/single/0"],
+        "errored": {"c/single/0": "cannot reach endpoint: Connection refused", "d/full/0": "sandbox gone"},
+        "tokens": 17, "cost": None,
+    }
+
+
+def test_error_lines_name_each_reason_once_and_the_way_to_rerun():
+    lines = error_lines([DEAD, dict(DEAD, task_id="e"), LOOP_DEAD_TURN, ATTEMPT_OK], Path("/runs/x"))
+    assert lines == [
+        "3 units hit infrastructure errors (not scored):",
+        "  2 × cannot reach endpoint: Connection refused  (e.g. c/single/0)",
+        "  1 × sandbox gone  (e.g. d/full/0)",
+        "fix the cause, then run the same command with --retry-errors --out /runs/x to run them again",
+    ]
+
+
+def test_no_error_lines_without_errors():
+    assert error_lines([ATTEMPT_OK], Path("/runs/x")) == []
