@@ -72,3 +72,40 @@ def test_predictions_unified_diff_is_scored(tmp_path: Path):
     records = {r["task_id"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
     assert records[TASK]["outcome"] == "solved"
     assert records["synthetic.roman_numerals"]["outcome"] == "invalid_edit"
+
+
+def test_check_shows_why_the_tests_failed_as_the_loop_tells_a_model():
+    initial, _ = _files()
+    edit = whole_file_edit("caesar.py", initial, initial + "# unchanged logic\n")
+    result = run_bench("check", TASK, "--json", cwd=checkout_root(), stdin=edit)
+    assert result.returncode == 1, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["outcome"] == "model_miss" and doc["resolved"] is False
+    failing = {failure["test"]: failure for failure in doc["failures"]}
+    assert set(doc["still_failing"]) <= set(failing)
+    case = failing["tests/test_caesar.py::test_uppercase_keeps_case"]
+    assert case["outcome"] == "failed" and "assert" in case["detail"]
+    assert doc["feedback"].startswith("The tests still fail:")
+    assert "### tests/test_caesar.py::test_uppercase_keeps_case (failed)" in doc["feedback"]
+    text = run_bench("check", TASK, cwd=checkout_root(), stdin=edit)
+    assert text.stdout.startswith("FAILED\n")
+    assert "### tests/test_caesar.py::test_uppercase_keeps_case (failed)" in text.stdout
+
+
+def test_check_on_a_terminal_says_to_pipe_the_edit_instead_of_waiting():
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from bench.testsupport import child_env
+
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "bench.cli.main", "check", TASK], stdin=follower,
+                              capture_output=True, text=True, cwd=checkout_root(), env=child_env(), timeout=120)
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert done.returncode == 2
+    assert "reads the edit from stdin" in done.stderr

@@ -1,7 +1,10 @@
-"""`bench check TASK < edit`: judge an edit from any worker: SOLVED | FAILED | NO_EDIT_APPLIED.
+"""`bench check TASK < edit`: judge an edit from any worker: SOLVED | FAILED | TAMPERED | NO_EDIT_APPLIED.
 
-The task's workspace is kept between calls (under the cache), so repeated checks skip all set-up and only copy
-the pristine tree, apply the edit and run the tests in the sandbox.
+SOLVED means resolved: every fail_to_pass test passes and no pass_to_pass test breaks. For anything else the
+failing tests are printed with their messages exactly as the built-in repair loop's full feedback gives them
+to a model, so a loop of one's own can be built on `bench prompt` + `bench check`. The task's workspace is
+kept between calls (under the cache), so repeated checks skip all set-up and only copy the pristine tree,
+apply the edit and run the tests in the sandbox.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ EPILOG = """examples:
   bench prompt synthetic.interval_merge > prompt.txt
   my-agent < prompt.txt | bench check synthetic.interval_merge
   bench check synthetic.interval_merge --diff < fix.patch      a unified diff instead of SEARCH/REPLACE
-Exit 0 when SOLVED, 1 when FAILED or NO_EDIT_APPLIED.
+Exit 0 when SOLVED (resolved), 1 when FAILED, TAMPERED or NO_EDIT_APPLIED. --json adds the outcome, the
+failing tests with their messages and the feedback text.
 """
 
 
@@ -45,13 +49,17 @@ def persistent_task(args):
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
     import shutil
 
     from bench.errors import EditError
     from bench.sandbox.cleanup import scratch_dir
-    from bench.score.evaluate import judge, source_snapshot
+    from bench.score.evaluate import clean_text, full_feedback, judge, source_snapshot
 
+    if sys.stdin.isatty():
+        from bench.errors import UsageError
+
+        raise UsageError("bench check reads the edit from stdin: pipe it in, e.g. `my-agent < prompt.txt | "
+                         f"bench check {args.task}` or `bench check {args.task} < edit.txt`")
     task = persistent_task(args)
     text = sys.stdin.read()
     with scratch_dir(prefix="bench-check-") as scratch:
@@ -62,9 +70,13 @@ def run(args: argparse.Namespace) -> int:
         except EditError as exc:
             return _report(args, "NO_EDIT_APPLIED", {"reason": exc.reason, "detail": str(exc)})
         verdict = judge(task, tree, source_snapshot(tree, task.spec.source_files), fresh_copy=False)
-    status = "SOLVED" if verdict.solved else "FAILED"
-    return _report(args, status, {"reason": verdict.reason, "still_failing": list(verdict.still_failing),
-                                  "pass_to_pass_broken": list(verdict.pass_to_pass_broken)})
+    status = "SOLVED" if verdict.resolved else ("TAMPERED" if verdict.outcome == "tampered" else "FAILED")
+    return _report(args, status, {
+        "outcome": verdict.outcome, "resolved": verdict.resolved, "reason": verdict.reason,
+        "still_failing": list(verdict.still_failing), "pass_to_pass_broken": list(verdict.pass_to_pass_broken),
+        "failures": [{"test": test, "outcome": outcome, "message": message, "detail": clean_text(detail)}
+                     for test, outcome, message, detail in verdict.failures],
+        "feedback": "" if verdict.resolved else full_feedback(verdict, verdict.failures)})
 
 
 def _apply(tree: Path, text: str, allowed, as_diff: bool) -> None:
@@ -85,7 +97,11 @@ def _report(args, status: str, details: dict) -> int:
         print(json.dumps({"status": status, **details}, sort_keys=True))
     else:
         print(status)
-        for key, value in details.items():
+        for key in ("reason", "detail", "still_failing", "pass_to_pass_broken"):
+            value = details.get(key)
             if value:
                 print(f"  {key}: {value if not isinstance(value, list) else ', '.join(value)}")
+        if details.get("feedback"):
+            print()
+            print(details["feedback"])
     return 0 if status == "SOLVED" else 1
