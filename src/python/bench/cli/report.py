@@ -1,4 +1,4 @@
-"""`bench report`: build the Markdown/HTML report with plots from a results JSONL file."""
+"""`bench report`: build the Markdown/HTML report with plots from a run's results (its folder or its JSONL)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ import sys
 from pathlib import Path
 
 EPILOG = """\
-example:
-  bench report results/run.jsonl --out results/run-report
-  # writes results/run-report/report.md, report.html and the PNGs they show; prints their paths
+examples:
+  bench report results/runs/scripted-study/20261201-101500      the folder bench score wrote
+  bench report some/results.jsonl --out /tmp/report
+  # writes report.md, report.html and the PNGs they show into report/ beside the results (as bench score
+  # does) or --out; prints their paths. Malformed JSON lines are bad input: exit 2.
 
 The report is a pure function of the records (in any order): the same records give byte-identical files.
 Record fields read: see src/python/bench/report/README.md.
@@ -24,29 +26,43 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("results", type=Path, metavar="RESULTS.jsonl", help="results file (one record per line)")
+    parser.add_argument("results", type=Path, metavar="RESULTS",
+                        help="a run's folder (its results.jsonl) or a results JSONL file (one record per line)")
     parser.add_argument(
         "--out",
         type=Path,
         default=None,
         metavar="DIR",
-        help="output directory (default: RESULTS-report/ beside the results file)",
+        help="output directory (default: report/ beside the results file, as bench score writes it)",
     )
     parser.set_defaults(run=run)
     return parser
 
 
+def results_file(path: Path) -> Path:
+    """A run's folder names its results.jsonl (its records.jsonl while the run has not finished)."""
+    if not path.is_dir():
+        return path
+    for name in ("results.jsonl", "records.jsonl"):
+        if (path / name).is_file():
+            return path / name
+    from bench.errors import UsageError
+
+    raise UsageError(f"{path} holds no results.jsonl or records.jsonl: give a run's folder or a JSONL file")
+
+
 def default_out_dir(results: Path) -> Path:
-    return results.with_name(f"{results.stem}-report")
+    return results.parent / "report"
 
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: the report pulls in statistics and, when plotting, matplotlib.
     from bench.report.build import build_report, load_records
 
-    records = load_records(args.results)
-    out_dir = args.out if args.out is not None else default_out_dir(args.results)
-    print(f"report: {len(records)} records from {args.results}", file=sys.stderr)
+    source = results_file(args.results)
+    records = load_records(source)
+    out_dir = args.out if args.out is not None else default_out_dir(source)
+    print(f"report: {len(records)} records from {source}", file=sys.stderr)
     paths = build_report(records, out_dir)
     for path in (paths.md, paths.html, *paths.pngs):
         print(path)

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from bench.cli import report
-from bench.errors import CheckFailed, UsageError
+from bench.errors import UsageError
 from bench.report.synthetic import synthetic_records
 
 
@@ -33,12 +33,26 @@ def test_report_verb_writes_into_out_dir_and_prints_paths(tmp_path, capsys):
     assert "report: 37 records" in printed.err  # 6 tasks × (3 loops + 3 attempts) + 1 certificate
 
 
-def test_report_verb_defaults_to_a_directory_beside_the_results(tmp_path, capsys):
+def test_report_verb_defaults_to_report_beside_the_results_as_score_writes_it(tmp_path, capsys):
     results = tmp_path / "run.jsonl"
     write_results(results, [{"kind": "attempt", "task_id": "t", "model": "m", "outcome": "solved"}])
     args = parse(["report", str(results)])
     assert args.run(args) == 0
-    assert (tmp_path / "run-report" / "report.html").is_file()
+    assert (tmp_path / "report" / "report.html").is_file()
+
+
+def test_report_verb_takes_a_run_folder(tmp_path, capsys):
+    run = tmp_path / "run"
+    run.mkdir()
+    write_results(run / "results.jsonl", [{"kind": "attempt", "task_id": "t", "model": "m", "outcome": "solved"}])
+    args = parse(["report", str(run)])
+    assert args.run(args) == 0
+    assert (run / "report" / "report.md").is_file()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(UsageError, match="holds no results.jsonl"):
+        args = parse(["report", str(empty)])
+        args.run(args)
 
 
 def test_report_verb_missing_results_is_a_usage_error(tmp_path):
@@ -51,11 +65,11 @@ def test_report_verb_names_the_line_of_invalid_json(tmp_path):
     results = tmp_path / "run.jsonl"
     results.write_text('{"kind": "certificate"}\n\n{not json\n')
     args = parse(["report", str(results)])
-    with pytest.raises(CheckFailed, match=r"run.jsonl:3: not valid JSON"):
+    with pytest.raises(UsageError, match=r"run.jsonl:3: not valid JSON"):  # bad input: exit 2
         args.run(args)
 
 
 def test_report_help_shows_an_example():
     parser = argparse.ArgumentParser(prog="bench")
     sub = report.add_parser(parser.add_subparsers(dest="verb"))
-    assert "bench report results/run.jsonl --out results/run-report" in sub.format_help()
+    assert "bench report results/runs/scripted-study/20261201-101500" in sub.format_help()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from bench.errors import CheckFailed, UsageError
+from bench.errors import UsageError
 from bench.report.document import render_markdown
 from bench.report.html import render_html
 from bench.report.plots import render_png
@@ -57,10 +57,10 @@ def load_records(path: Path) -> list[dict[str, Any]]:
             continue
         try:
             record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise CheckFailed(f"{path}:{number}: not valid JSON ({error.msg})") from None
+        except json.JSONDecodeError as error:  # bad input, as everywhere else: exit 2
+            raise UsageError(f"{path}:{number}: not valid JSON ({error.msg})") from None
         if not isinstance(record, dict):
-            raise CheckFailed(f"{path}:{number}: expected a JSON object")
+            raise UsageError(f"{path}:{number}: expected a JSON object")
         records.append(record)
     return records
 
