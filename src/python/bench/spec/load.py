@@ -119,19 +119,39 @@ def select(specs: Iterable[TaskSpec], selector: str | None) -> tuple[TaskSpec, .
     """Filter specs by a selector.
 
     ``None``, ``all`` or ``tasks::`` — everything; ``kind:pr``, ``lib:click``, ``difficulty:hard``,
-    ``tag:graphs`` — by field; ``tasks/click::`` — by folder; anything else — a glob over task ids
-    (``synthetic.*``). Several selectors may be joined with ``,`` (union).
+    ``tag:graphs``, ``image:NAME`` — by field (``lib:`` also matches the library's import package, so
+    ``lib:jinja2`` selects jinja's PR tasks and jinja2's mutation tasks); ``tasks/click::`` — by folder;
+    anything else — a glob over task ids (``synthetic.*``). ``+`` joins conditions that must all hold
+    (``kind:synthetic+difficulty:hard``); ``,`` joins alternatives (union).
     """
     specs = tuple(specs)
     if selector in (None, "", "all", "tasks::", "::"):
         return specs
     chosen: dict[str, TaskSpec] = {}
     for part in selector.split(","):
-        matched = [s for s in specs if _matches(s, part.strip())]
+        conditions = [c.strip() for c in part.split("+")]
+        matched = [s for s in specs if all(_matches(s, c) for c in conditions)]
         if not matched:
-            raise UsageError(f"selector {part!r} matches no task")
+            raise UsageError(f"selector {part.strip()!r} matches no task{_known_values(specs, conditions)}")
         chosen.update((s.task_id, s) for s in matched)
     return tuple(s for s in specs if s.task_id in chosen)
+
+
+SELECTOR_KEYS = ("kind", "lib", "difficulty", "tag", "image")
+
+
+def _values(spec: TaskSpec, key: str) -> tuple[str, ...]:
+    from bench.spec.model import import_packages
+
+    return {
+        "kind": (spec.kind,),
+        # A real library is known by its repository's and its package's names; a synthetic task's modules are not
+        # libraries.
+        "lib": (spec.library,) + (import_packages(spec.source_files) if spec.kind != "synthetic" else ()),
+        "difficulty": (spec.difficulty,),
+        "tag": spec.tags,
+        "image": (spec.image,),
+    }[key]
 
 
 def _matches(spec: TaskSpec, part: str) -> bool:
@@ -140,14 +160,19 @@ def _matches(spec: TaskSpec, part: str) -> bool:
         return spec.path.startswith(folder + "/") or f"/{folder}/" in spec.path
     key, sep, value = part.partition(":")
     if sep:
-        values = {
-            "kind": (spec.kind,),
-            "lib": (spec.library,),
-            "difficulty": (spec.difficulty,),
-            "tag": spec.tags,
-            "image": (spec.image,),
-        }
-        if key not in values:
-            raise UsageError(f"unknown selector key {key!r} (kind, lib, difficulty, tag, image)")
-        return value in values[key]
+        if key not in SELECTOR_KEYS:
+            raise UsageError(f"unknown selector key {key!r} ({', '.join(SELECTOR_KEYS)})")
+        return value in _values(spec, key)
     return fnmatch.fnmatchcase(spec.task_id, part)
+
+
+def _known_values(specs, conditions) -> str:
+    """For a field condition that matches nothing on its own, the values the pool has for that field."""
+    for condition in conditions:
+        key, sep, value = condition.partition(":")
+        if sep and key in SELECTOR_KEYS and not condition.endswith("::") \
+                and not any(value in _values(s, key) for s in specs):
+            known = sorted({v for s in specs for v in _values(s, key) if v})
+            shown = ", ".join(known[:40]) + (" …" if len(known) > 40 else "")
+            return f" ({key} values in the pool: {shown})"
+    return ""

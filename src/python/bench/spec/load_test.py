@@ -40,6 +40,25 @@ def test_selector_that_matches_nothing_is_a_usage_error():
         select(SPECS, "colour:red")
 
 
+def test_plus_joins_conditions_that_must_all_hold():
+    assert [s.task_id for s in select(SPECS, "kind:pr+click-2")] == ["click-2"]
+    assert [s.task_id for s in select(SPECS, "kind:synthetic+difficulty:hard")] == ["synthetic.graph"]
+    with pytest.raises(UsageError, match="matches no task"):
+        select(SPECS, "kind:pr+difficulty:hard")
+
+
+def test_a_field_value_the_pool_lacks_lists_the_values_it_has():
+    with pytest.raises(UsageError, match=r"kind values in the pool: pr, synthetic\)"):
+        select(SPECS, "kind:bogus")
+
+
+def test_lib_also_matches_the_import_package_of_the_source_files():
+    jinja = _spec("jinja-1", repo="https://github.com/pallets/jinja", source_files=["src/jinja2/compiler.py"])
+    assert jinja.library == "jinja"
+    assert [s.task_id for s in select((*SPECS, jinja), "lib:jinja2")] == ["jinja-1"]
+    assert [s.task_id for s in select((*SPECS, jinja), "lib:jinja")] == ["jinja-1"]
+
+
 def test_spec_sha_is_key_order_independent():
     a = spec_from_document(GOOD_PR)
     b = spec_from_document(dict(reversed(list(GOOD_PR.items()))))

@@ -83,3 +83,15 @@ class TaskSpec:
         if self.kind == "mutation" and self.sdist is not None:
             return self.sdist.name.lower().replace("_", "-")
         return self.repo.rstrip("/").split("/")[-1].removesuffix(".git").lower()
+
+
+def import_packages(source_files) -> tuple[str, ...]:
+    """Top-level import names of a task's source files (``src/click/core.py`` → ``click``)."""
+    names = set()
+    for path in source_files:
+        parts = path.split("/")
+        if parts[0] in ("src", "lib") and len(parts) > 1:
+            parts = parts[1:]
+        head = parts[0]
+        names.add(head[:-3] if head.endswith(".py") and len(parts) == 1 else head)
+    return tuple(sorted(n for n in names if n.isidentifier()))

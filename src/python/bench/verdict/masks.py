@@ -24,14 +24,9 @@ _MAX_DEPTH = 7
 
 def task_packages(source_files: Iterable[str]) -> tuple[str, ...]:
     """Top-level import names of the task's source files (``src/click/core.py`` → ``click``)."""
-    names = set()
-    for path in source_files:
-        parts = path.split("/")
-        if parts[0] in ("src", "lib") and len(parts) > 1:
-            parts = parts[1:]
-        head = parts[0]
-        names.add(head[:-3] if head.endswith(".py") and len(parts) == 1 else head)
-    return tuple(sorted(n for n in names if n.isidentifier()))
+    from bench.spec.model import import_packages
+
+    return import_packages(source_files)
 
 
 def masks_for(mounts: Sequence[Mount], image_root: Path, packages: Sequence[str], *,
