@@ -18,10 +18,11 @@ dropped candidates to tasks/_dropped/ with the reason. Exit 1 when any candidate
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("admit", help="admit candidate tasks through the gate", epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("candidates", nargs="+", type=Path)
-    p.add_argument("--k", type=int, default=3)
-    p.add_argument("--sandbox", default=None)
-    p.add_argument("--mirror", type=Path, default=None)
+    p.add_argument("candidates", nargs="+", type=Path, help="candidate spec files (from bench mine or bench mutate)")
+    p.add_argument("--k", type=int, default=3, help="gate runs per side (default 3)")
+    p.add_argument("--sandbox", default=None, help="sandbox backend: bwrap (default, or $BENCH_SANDBOX) or docker")
+    p.add_argument("--mirror", type=Path, default=None,
+                   help="a local bare git mirror of the task's repository (else $BENCH_MIRROR_DIR, else a clone)")
     p.add_argument("--reuse-lock", action="store_true", help="keep an existing lock instead of re-resolving")
     p.add_argument("--max-targets", type=int, default=None, help="drop candidates with more target tests")
     p.add_argument("--cap", type=int, default=None, help="mutation tasks per library (default: no cap)")

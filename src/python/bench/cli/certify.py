@@ -19,7 +19,7 @@ writes plain JSON unless FILE ends in .gz). Exit 1 when a task is dropped.
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("certify", help="certify tasks with the gate", epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("selector", nargs="?", default=None)
+    p.add_argument("selector", nargs="?", default=None, help="task selector (default: every task)")
     p.add_argument("--k", type=int, default=3, help="runs per side (default 3)")
     p.add_argument("--sandbox", default=None, help="sandbox backend (default $BENCH_SANDBOX or bwrap)")
     p.add_argument("--mirror", type=Path, default=None, help="a local bare git mirror of the task's repo")

@@ -14,7 +14,7 @@ examples:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("list", help="list tasks", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("selector", nargs="?", default=None)
+    p.add_argument("selector", nargs="?", default=None, help="task selector (default: every task; see README: Verbs)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.set_defaults(run=run)
 

@@ -14,9 +14,10 @@ EPILOG = """examples:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("lock", help="regenerate a task's lockfile", epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("task")
-    p.add_argument("--sandbox", default=None)
-    p.add_argument("--mirror", type=Path, default=None)
+    p.add_argument("task", help="task id")
+    p.add_argument("--sandbox", default=None, help="sandbox backend: bwrap (default, or $BENCH_SANDBOX) or docker")
+    p.add_argument("--mirror", type=Path, default=None,
+                   help="a local bare git mirror of the task's repository (else $BENCH_MIRROR_DIR, else a clone)")
     p.set_defaults(run=run)
 
 

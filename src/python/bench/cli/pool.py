@@ -20,8 +20,9 @@ EPILOG = """examples:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("pool", help="pool statistics and Pants targets", epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("action", choices=("stats", "sync-build"))
-    p.add_argument("--json", action="store_true")
+    p.add_argument("action", choices=("stats", "sync-build"),
+                   help="stats: the pool by library and drop reason; sync-build: rewrite the tasks' BUILD files")
+    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--kind", choices=("pr", "synthetic", "mutation"), default=None,
                    help="print only the rows of this kind")
     p.add_argument("--classes", action="store_true",

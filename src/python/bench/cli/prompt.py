@@ -15,9 +15,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("prompt", help="print a task's prompt", epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("task", help="task id")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--sandbox", default=None)
-    p.add_argument("--mirror", default=None)
+    p.add_argument("--json", action="store_true", help="print the chat messages and their sha256 as JSON")
+    p.add_argument("--sandbox", default=None, help="sandbox backend: bwrap (default, or $BENCH_SANDBOX) or docker")
+    p.add_argument("--mirror", default=None,
+                   help="a local bare git mirror of the task's repository (else $BENCH_MIRROR_DIR, else a clone)")
     p.set_defaults(run=run)
 
 

@@ -43,17 +43,21 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="run the units on this Dask scheduler's workers (default: $BENCH_CLUSTER; empty: here)")
     run_folder.add_arguments(p)
     p.add_argument("--turns", type=int, default=None, help="repair-loop budget K (default: single attempt)")
-    p.add_argument("--condition", choices=("full", "count-only"), default="full")
+    p.add_argument("--condition", choices=("full", "count-only"), default="full",
+                   help="repair-loop feedback: the failing tests' output (full) or only how many fail")
     p.add_argument("--both-conditions", action="store_true", help="run the full and count-only conditions")
     p.add_argument("--resample", action="store_true", help="also best-of-K independent draws (no feedback)")
     p.add_argument("--controller", default=None, help="a model that returns guidance (never code) each turn")
     p.add_argument("--controller-stateful", action="store_true", help="the controller sees the whole trajectory")
-    p.add_argument("--temperature", type=float, default=0.0)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-tokens", type=int, default=2048)
-    p.add_argument("--reasoning-budget", type=int, default=None)
-    p.add_argument("--context-size", type=int, default=None)
-    p.add_argument("--thinking", choices=("on", "off"), default=None)
+    p.add_argument("--temperature", type=float, default=0.0, help="sampling temperature sent to the model (default 0)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="sampling seed sent to the model, where it takes one (default 0)")
+    p.add_argument("--max-tokens", type=int, default=2048, help="most tokens per reply (default 2048)")
+    p.add_argument("--reasoning-budget", type=int, default=None, help="thinking tokens for models that take a budget")
+    p.add_argument("--context-size", type=int, default=None,
+                   help="context window for local models (llama.cpp); longer prompts are model_timeout")
+    p.add_argument("--thinking", choices=("on", "off"), default=None,
+                   help="turn a model's thinking mode on or off where it has one")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per model call")
     p.add_argument("--no-resume", action="store_true", help="discard earlier records in --out")
     p.add_argument("--retry-errors", action="store_true", help="re-run units recorded as infrastructure_error")
@@ -98,6 +102,8 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
 
     root = find_root()
     specs = select(load_all(discover(root)), selector)
+    print(f"{len(specs)} tasks selected by {selector!r}" if selector else
+          f"no --tasks given: every task of the pool, {len(specs)} tasks", file=sys.stderr)
     out = run_folder(root, model_id.replace("/", "-"), out=args.out, name=args.name, reference=args.update_reference)
     if args.no_resume and out.exists():
         shutil.rmtree(out)

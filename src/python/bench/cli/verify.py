@@ -23,8 +23,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("results", type=Path, help="a results.jsonl, or a folder of certificates")
     p.add_argument("--prune-third-party", action="store_true",
                    help="delete stored prompts/replies that only real-code tasks cite (they quote the library)")
-    p.add_argument("--sandbox", default=None)
-    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--sandbox", default=None, help="sandbox backend: bwrap (default, or $BENCH_SANDBOX) or docker")
+    p.add_argument("--workers", type=int, default=2, help="units re-run at once (default 2)")
     p.set_defaults(run=run)
 
 
