@@ -25,7 +25,33 @@ def checkout(tmp_path: Path) -> Path:
     (tmp_path / "pants.toml").write_text("")
     (tmp_path / "tasks" / "click").mkdir(parents=True)
     (tmp_path / "tasks" / "click" / "click-2345.json").write_text(json.dumps(GOOD_PR))
+    (tmp_path / "lockfiles" / "tasks").mkdir(parents=True)
+    (tmp_path / "lockfiles" / "tasks" / "click-2345.lock").write_text("")
+    (tmp_path / "images" / "trixie-py313").mkdir(parents=True)
     return tmp_path
+
+
+def test_validate_lists_every_bad_file_not_only_the_first(checkout: Path):
+    folder = checkout / "tasks" / "click"
+    (folder / "click-7.json").write_text(json.dumps({**GOOD_PR, "task_id": "click-7", "base_sha": "nope"}))
+    (folder / "click-8.json").write_text(json.dumps({**GOOD_PR, "task_id": "click-8", "surprise": 1}))
+    result = _bench("validate", cwd=checkout)
+    assert result.returncode == 2
+    assert "click-7.json" in result.stderr and "bad_sha:" in result.stderr
+    assert "click-8.json" in result.stderr and "unknown_key:" in result.stderr
+    assert "2 of 3 spec files invalid" in result.stderr
+
+
+@pytest.mark.parametrize("change, kind", [
+    ({"fail_to_pass": ["tests/test_other.py::test_x"]}, "test_outside_test_files"),
+    ({"lockfile": "lockfiles/tasks/absent.lock"}, "missing_lockfile"),
+    ({"image": "no-such-image"}, "missing_image"),
+])
+def test_validate_checks_targets_lockfile_and_image(checkout: Path, change, kind):
+    (checkout / "tasks" / "click" / "click-9.json").write_text(json.dumps({**GOOD_PR, "task_id": "click-9", **change}))
+    result = _bench("validate", cwd=checkout)
+    assert result.returncode == 2, result.stderr
+    assert f"click-9.json: {kind}:" in result.stderr
 
 
 @pytest.mark.parametrize(

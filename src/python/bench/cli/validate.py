@@ -24,17 +24,48 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bench.errors import SpecError
-    from bench.spec.load import discover, load_all
+    from bench.spec.load import discover
     from bench.variables import find_root
 
-    paths = _expand(args.paths) if args.paths else discover(find_root())
+    root = find_root()
+    paths = _expand(args.paths) if args.paths else discover(root)
     if not paths:
         raise SpecError("no spec files found", kind="no_specs")
-    specs = load_all(paths, revalidate=True)  # `validate` always checks in full
+    specs, problems = check_files(paths, root)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        raise SpecError(f"{len(problems)} of {len(paths)} spec files invalid (each listed above)", kind="invalid_specs")
     print(f"{len(specs)} specs valid", file=sys.stderr)
     if args.synthetic:
         return _soundness([s for s in specs if s.kind == "synthetic"])
     return 0
+
+
+def check_files(paths, root: Path) -> tuple[list, list[str]]:
+    """Every file checked in full (not only up to the first bad one): the specs that pass, and one line per
+    problem — schema and rules, duplicate ids, and a lockfile or image the checkout does not have."""
+    from bench.errors import SpecError
+    from bench.spec.load import load_spec
+
+    specs, problems, seen = [], [], {}
+    for path in paths:
+        try:
+            spec = load_spec(path, revalidate=True)  # `validate` always checks in full
+        except SpecError as exc:
+            problems.append(str(exc))
+            continue
+        missing = [what for what, there in (("lockfile", root / spec.lockfile),
+                                            ("image", root / "images" / spec.image)) if not there.exists()]
+        if spec.task_id in seen:
+            problems.append(f"{path}: duplicate_id: task id {spec.task_id!r} also defined in {seen[spec.task_id]}")
+        elif missing:
+            problems.append(f"{path}: missing_{missing[0]}: {spec.lockfile if missing[0] == 'lockfile' else spec.image}"
+                            " does not exist in this checkout")
+        else:
+            specs.append(spec)
+        seen.setdefault(spec.task_id, str(path))
+    return specs, problems
 
 
 def _expand(paths: list[Path]) -> tuple[Path, ...]:

@@ -60,6 +60,10 @@ def validate_document(doc: Any, *, path: str = "") -> None:
                         kind="overlapping_test_ids", path=path)
     if set(doc["source_files"]) & set(doc["test_files"]):
         raise SpecError("a file cannot be both a source file and a test file", kind="source_is_test", path=path)
+    outside = [t for t in _all_test_ids(doc) if t.split("::", 1)[0] not in set(doc["test_files"])]
+    if outside:  # the harness runs test_files only: such a target could never pass or fail
+        raise SpecError(f"test ids in files that are not test_files: {outside[:3]}", kind="test_outside_test_files",
+                        path=path)
 
 
 def check_relative_path(rel: str, *, path: str = "", pointer: str = "", allow_metachars: bool = False) -> None:
