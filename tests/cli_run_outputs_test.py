@@ -66,3 +66,13 @@ def test_out_and_name_together_are_refused(tmp_path):
     done = run_bench("score", "--model", "scripted", "--out", str(tmp_path), "--name", "x", cwd=checkout_root())
     assert done.returncode == 2
     assert "--out names the folder itself" in done.stderr
+
+
+def test_a_refused_run_leaves_no_folder(tmp_path):
+    root = checkout_root()
+    folder = root / "results" / "runs" / "openai-gpt-4o-mini" / "refused-run"
+    done = run_bench("score", "--model", "openai/gpt-4o-mini", "--tasks", TASK, "--name", "refused-run",
+                     cwd=root, env={"OPENAI_API_KEY": ""})
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "OPENAI_API_KEY" in done.stderr
+    assert not folder.exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
@@ -121,7 +122,8 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
 
     bar = Bar(len(plan_units(plan)), desc=f"score {model_id}")
     started = time.monotonic()
-    result = run(plan, on_done=lambda record: bar.update(1, last=record.get("outcome", "")))
+    with _removed_if_refused(out):
+        result = run(plan, on_done=lambda record: bar.update(1, last=record.get("outcome", "")))
     bar.close()
     if plan.cluster and result.execution is not None:
         for line in result.execution.lines():
@@ -136,6 +138,24 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
         paths = build_report(list(result.records), out / "report")
         print(f"report: {paths.md} {paths.html}", file=sys.stderr)
     return finish_run(result, out, time.monotonic() - started)
+
+
+@contextlib.contextmanager
+def _removed_if_refused(out: Path):
+    """A run refused before its first record (no API key, settings that differ from the folder's) leaves no
+    folder behind that it created."""
+    created = not out.exists()
+    try:
+        yield
+    except BaseException:
+        log = out / "records.jsonl"
+        if created and (not log.exists() or log.stat().st_size == 0):
+            from bench.sandbox.cleanup import remove_tree
+
+            remove_tree(out)
+            with contextlib.suppress(OSError):  # the model's folder of results/runs/, if this made it and it is empty
+                out.parent.rmdir()
+        raise
 
 
 def finish_run(result, out: Path, wall_seconds: float) -> int:
