@@ -114,9 +114,18 @@ def _draw_lines(axes, plot: LinePlot) -> None:
     axes.set_ylabel(plot.ylabel)
     axes.set_xticks(list(range(1, longest + 1)))
     axes.set_xlim(0.8, longest + 0.2)
-    axes.set_ylim(0.0, 1.02)
-    if plot.series:
-        axes.legend(loc="lower right", fontsize="small")
+    axes.set_ylim(0.0, line_top(plot))
+    if plot.series:  # beside the axes, never over a line
+        axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
+
+
+def line_top(plot) -> float:
+    """The y axis of a rate plot: 0–1, or 0 to a little above the highest value when every value is small, so a
+    curve under 0.2 is not flattened against the bottom."""
+    highest = max((v for series in plot.series for v in series.values), default=0.0)
+    if highest >= 0.5:
+        return 1.02
+    return max(0.05, round(highest * 1.25 + 0.005, 2))
 
 
 def _draw_bars(axes, plot: BarPlot) -> None:

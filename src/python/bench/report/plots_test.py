@@ -92,3 +92,14 @@ def _env() -> dict[str, str]:
     import bench.cli.report  # noqa: F401  (the child imports it; this ships it to the test runner)
 
     return child_env()
+
+
+def test_rate_axis_fits_small_values_and_keeps_zero_to_one_otherwise():
+    from bench.report.plots import LinePlot, Series, line_top
+
+    def plot(*values):
+        return LinePlot("x.png", "t", "turn", "rate", (Series("full", tuple(values), "full"),))
+
+    assert line_top(plot(0.02, 0.07, 0.1)) == 0.13
+    assert line_top(plot(0.0, 0.0)) == 0.05
+    assert line_top(plot(0.2, 0.6)) == 1.02
