@@ -76,3 +76,34 @@ def test_a_refused_run_leaves_no_folder(tmp_path):
     assert done.returncode == 2, done.stderr[-2000:]
     assert "OPENAI_API_KEY" in done.stderr
     assert not folder.exists()
+
+
+def test_ctrl_c_stops_at_once_says_how_to_resume_and_the_resume_completes(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from bench.testsupport import child_env
+
+    out = tmp_path / "out"
+    argv = [sys.executable, "-m", "bench.cli.main", "score", "--model", "scripted", "--tasks", "synthetic.[a-f]*",
+            "--turns", "3", "--no-cache", "--no-report", "--out", str(out)]
+    process = subprocess.Popen(argv, cwd=checkout_root(), env=child_env(), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    log = out / "records.jsonl"
+    deadline = time.monotonic() + 600
+    while not (log.exists() and log.read_bytes().count(b"\n") >= 2) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 128 + signal.SIGINT, stderr[-2000:]
+    assert f"resume with the same command and --out {out}" in stderr
+    kept = [json.loads(line) for line in log.read_text().splitlines()]
+    resumed = subprocess.run(argv, cwd=checkout_root(), env=child_env(), capture_output=True, text=True,
+                             timeout=1800)
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["resumed"] == len(kept) and summary["units"] == summary["ran_now"] + len(kept)
+    keys = [(r["task_id"], r["condition"]) for r in map(json.loads, log.read_text().splitlines())]
+    assert len(keys) == len(set(keys)) == summary["units"]

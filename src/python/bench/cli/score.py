@@ -122,7 +122,7 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
 
     bar = Bar(len(plan_units(plan)), desc=f"score {model_id}")
     started = time.monotonic()
-    with _removed_if_refused(out):
+    with _removed_if_refused(out), _resume_hint(out):
         result = run(plan, on_done=lambda record: bar.update(1, last=record.get("class") or record.get("outcome", "")))
     bar.close()
     if plan.cluster and result.execution is not None:
@@ -155,6 +155,20 @@ def _removed_if_refused(out: Path):
             remove_tree(out)
             with contextlib.suppress(OSError):  # the model's folder of results/runs/, if this made it and it is empty
                 out.parent.rmdir()
+        raise
+
+
+@contextlib.contextmanager
+def _resume_hint(out: Path):
+    """Ctrl-C (or SIGTERM): units in flight are stopped, finished ones are kept; say where and how to go on."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        log = out / "records.jsonl"
+        if log.exists() and log.stat().st_size:
+            kept = sum(1 for line in log.read_bytes().splitlines() if line.strip())
+            print(f"stopped: {kept} units are recorded in {out}; units that were running are not and will run "
+                  f"again: resume with the same command and --out {out}", file=sys.stderr)
         raise
 
 
