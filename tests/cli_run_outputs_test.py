@@ -44,11 +44,50 @@ def test_score_without_out_leaves_committed_results_alone():
             shutil.rmtree(folder)
 
 
-def test_a_dead_endpoint_exits_3_and_names_the_reason(tmp_path):
+def test_a_dead_endpoint_stops_the_run_before_it_starts(tmp_path):
     out = tmp_path / "out"
     env = {"OPENAI_API_KEY": "x", "OPENAI_BASE_URL": f"http://127.0.0.1:{_closed_port()}/v1"}
-    done = run_bench("score", "--model", "openai/gpt-4o-mini", "--tasks", TASK, "--out", str(out), "--no-report",
-                     cwd=checkout_root(), env=env, timeout=600)
+    done = run_bench("score", "--model", "openai/gpt-4o-mini", "--tasks", TASK, "--out", str(out), cwd=checkout_root(),
+                     env=env, timeout=600)
+    assert done.returncode == 3, done.stderr[-2000:]
+    assert "cannot reach endpoint" in done.stderr and "Connection refused" in done.stderr
+    assert not out.exists()
+
+
+def test_a_rejected_key_is_bad_input(tmp_path):
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Refuse(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802  the OpenAI model list, answered as a service with another key would
+            body = b'{"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}}'
+            self.send_response(401)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Refuse)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        env = {"OPENAI_API_KEY": "wrong", "OPENAI_BASE_URL": f"http://127.0.0.1:{server.server_port}/v1"}
+        done = run_bench("score", "--model", "openai/gpt-4o-mini", "--tasks", TASK, "--out", str(tmp_path / "out"),
+                         cwd=checkout_root(), env=env, timeout=600)
+    finally:
+        server.shutdown()
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "rejected the API key (401)" in done.stderr
+
+
+def test_errors_of_units_exit_3_with_each_reason_and_the_way_to_rerun(tmp_path):
+    out = tmp_path / "out"
+    env = {"OPENAI_API_KEY": "x", "OPENAI_BASE_URL": f"http://127.0.0.1:{_closed_port()}/v1"}
+    args = ("score", "--model", "openai/gpt-4o-mini", "--tasks", TASK, "--out", str(out), "--no-report",
+            "--no-preflight")
+    done = run_bench(*args, cwd=checkout_root(), env=env, timeout=600)
     assert done.returncode == 3, done.stderr[-2000:]
     assert "1 unit hit infrastructure errors (not scored):" in done.stderr
     assert "Connection refused" in done.stderr
@@ -57,9 +96,22 @@ def test_a_dead_endpoint_exits_3_and_names_the_reason(tmp_path):
     assert list(summary["errored"]) == [f"{TASK}/single/0"]
     assert summary["by_outcome"] == {"infrastructure_error": 1}
     assert "–" in done.stdout  # no rate for zero scored units, as the report shows it
-    again = run_bench("score", "--model", "openai/gpt-4o-mini", "--tasks", TASK, "--out", str(out), "--no-report",
-                      cwd=checkout_root(), env=env, timeout=600)
+    again = run_bench(*args, cwd=checkout_root(), env=env, timeout=600)
     assert again.returncode == 3 and "--retry-errors" in again.stderr  # a resume says why the unit is skipped
+
+
+def test_pr_tasks_without_their_repository_stop_before_anything_is_built(tmp_path):
+    from bench.spec.load import discover, load_all
+
+    task = next(s.task_id for s in load_all(discover(checkout_root())) if s.kind == "pr")
+    cache, mirrors = tmp_path / "cache", tmp_path / "mirrors"
+    mirrors.mkdir()
+    env = {"BENCH_CACHE_DIR": str(cache), "BENCH_MIRROR_DIR": str(mirrors)}
+    done = run_bench("score", "--model", "repairer", "--tasks", task, "--out", str(tmp_path / "out"),
+                     cwd=checkout_root(), env=env, timeout=600)
+    assert done.returncode == 3, done.stderr[-2000:]
+    assert f"{task}: its repository is not available here" in done.stderr
+    assert not (cache / "images").exists() and not (cache / "venvs").exists()
 
 
 def test_out_and_name_together_are_refused(tmp_path):

@@ -64,6 +64,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--retry-errors", action="store_true", help="re-run units recorded as infrastructure_error")
     p.add_argument("--no-cache", action="store_true", help="do not reuse cached verdicts")
     p.add_argument("--no-report", action="store_true", help="do not build the report")
+    p.add_argument("--no-preflight", action="store_true",
+                   help="skip the checks before the run (endpoint reachable and taking the key, PR sources)")
     p.add_argument("--sandbox", default=None, help="bwrap (default) or docker")
     p.add_argument("--mirror", type=Path, default=None, help="local git mirror for PR tasks")
     p.add_argument("--predictions", type=Path, default=None, help="JSONL of {instance_id, model_patch}")
@@ -118,8 +120,13 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
                    controller_id=args.controller, controller_stateful=args.controller_stateful,
                    use_cache=not args.no_cache, retry_errors=args.retry_errors,
                    cluster=get("BENCH_CLUSTER") if args.cluster is None else args.cluster)
+    from bench.score.preflight import check_endpoint, check_sources
     from bench.score.runner import plan_units
 
+    if not args.no_preflight:
+        check_endpoint(model_id, params)
+        if not plan.cluster:
+            check_sources(specs, args.mirror)
     bar = Bar(len(plan_units(plan)), desc=f"score {model_id}")
     started = time.monotonic()
     with _removed_if_refused(out), _resume_hint(out):

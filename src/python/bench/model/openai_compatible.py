@@ -99,6 +99,22 @@ class OpenAICompatibleModel:
                 raise Retry(mapped.error, mapped.retry_after) from exc
             raise mapped.error from exc
 
+    def preflight(self, timeout: float = 15.0) -> None:
+        """Before a run: the endpoint answers and takes the key. Unreachable is an EndpointError (exit 3), a
+        rejected key a UsageError (exit 2); any other answer (an endpoint without a model list) passes."""
+        import openai
+
+        try:
+            self._client().models.list(timeout=timeout)
+        except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+            raise UsageError(f"{self.model_id}: the endpoint {self.base_url or 'api.openai.com'} rejected the API "
+                             f"key ({exc.status_code})") from exc
+        except openai.APIConnectionError as exc:  # refused, DNS, TLS, timeout
+            raise EndpointError(f"{self.model_id}: cannot reach endpoint {self.base_url or 'api.openai.com'}: "
+                                f"{exc} ({exc.__cause__!r})") from exc
+        except openai.APIError:
+            return
+
     def _client(self) -> Any:
         with self._client_lock:
             if self._client_instance is None:

@@ -1,0 +1,41 @@
+"""Checks before a run does expensive work, so a run that cannot succeed stops at once with the reason.
+
+- the model's endpoint, for providers that talk to one over HTTP (the model's ``preflight()``): reachable
+  (else exit 3) and taking the key (else exit 2);
+- PR tasks' sources: each task's repository with both its commits, from ``--mirror``, ``BENCH_MIRROR_DIR``,
+  the clone cache or a clone — before any image or environment is built (else exit 3). With ``--cluster`` the
+  workers fetch their own sources, so this check is theirs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+REMOTE_PROVIDERS = ("openai", "openai-api", "vllm")  # built cheaply; local models load weights when built
+
+
+def check_endpoint(model_id: str, params) -> None:
+    from bench.model.registry import get_model, split_model_id
+
+    provider, _ = split_model_id(model_id)
+    if provider not in REMOTE_PROVIDERS:
+        return
+    model = get_model(model_id, params)
+    check = getattr(model, "preflight", None)
+    if check is not None:
+        check()
+
+
+def check_sources(specs: Sequence, mirror: Path | None) -> None:
+    from bench.errors import SourceError
+    from bench.source.git import ensure_cache
+
+    for spec in specs:
+        if spec.kind != "pr":
+            continue
+        try:
+            ensure_cache(spec, mirror=mirror)
+        except SourceError as exc:
+            raise SourceError(f"{spec.task_id}: its repository is not available here ({exc}); give --mirror DIR or "
+                              "set BENCH_MIRROR_DIR to a folder of mirrors, or check the network") from exc
