@@ -18,7 +18,7 @@ from bench.attempt.prompt import build_prompt, feedback_message
 from bench.loop.convergence import Trajectory, Turn, classify
 from bench.model.protocol import Message, ModelParams, RequestContext
 from bench.sandbox.cleanup import scratch_dir
-from bench.score.attempt import call_model, response_fields, store_text
+from bench.score.attempt import DETAIL, call_model, response_fields, store_text, turn_detail
 from bench.score.evaluate import evaluate, source_snapshot
 from bench.score.task_env import PreparedTask
 
@@ -50,6 +50,7 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
     messages = list(prompt.messages)
     controller_log: list[Message] = [Message("system", CONTROLLER_SYSTEM)]
     turns, records, timings = [], [], {"model_seconds": 0.0, "verdict_seconds": 0.0}
+    details: list[dict] = []  # each turn's diff and feedback, for bench view (never in the record)
     feedback = ""
     with scratch_dir(prefix="bench-loop-") as scratch:
         tree = Path(scratch) / "tree"
@@ -66,6 +67,7 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
                                 "candidate_digest": "", "compiles": True, "failing": [],
                                 "worker_tokens": 0, "controller_tokens": 0})
                 turns.append(Turn(index, "", "", False, True))
+                details.append(turn_detail(index, call.outcome, reason=call.error))
                 if call.outcome == "infrastructure_error":
                     break
                 continue
@@ -76,6 +78,7 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
             turn = Turn(index, evaluation.candidate_digest, evaluation.signature, evaluation.resolved,
                         evaluation.compiles)
             turns.append(turn)
+            details.append(turn_detail(index, evaluation.outcome, evaluation))
             response = response_fields(call.completion, store_dir)
             feedback = evaluation.feedback_full if config.condition == "full" else evaluation.feedback_count
             guidance, controller_tokens = "", 0
@@ -103,6 +106,7 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
         "first_solved_turn": classification.first_solved_turn,
         "outcome": "solved" if classification.first_solved_turn else _final_outcome(records),
         "resolved": classification.first_solved_turn is not None,
+        DETAIL: {"turns": details},
     }
     return fields, timings
 

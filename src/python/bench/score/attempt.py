@@ -33,6 +33,9 @@ def call_model(model, messages: tuple[Message, ...], params: ModelParams, contex
     return ModelCall(completion, "", "", time.monotonic() - started)
 
 
+DETAIL = "_detail"  # key of a unit's fields that go to <out>/units/ (bench view), never into the record
+
+
 def single_attempt(task: PreparedTask, model, params: ModelParams, *, sample: int, store_dir: Path | None,
                    cache=None) -> tuple[dict, dict]:
     """Run one attempt; returns (record fields, timings)."""
@@ -48,6 +51,7 @@ def single_attempt(task: PreparedTask, model, params: ModelParams, *, sample: in
         store_text(store_dir, prompt.sha256, _messages_text(prompt.messages))
     if call.completion is None:
         fields.update(outcome=call.outcome, resolved=False, reason=call.error, response_sha256="", usage={})
+        fields[DETAIL] = {"turns": [turn_detail(1, call.outcome, reason=call.error)]}
         return fields, {"model_seconds": call.seconds}
     fields.update(response_fields(call.completion, store_dir))
     started = time.monotonic()
@@ -56,6 +60,7 @@ def single_attempt(task: PreparedTask, model, params: ModelParams, *, sample: in
         shutil.copytree(task.pristine, tree, symlinks=True)
         evaluation = evaluate(task, tree, call.completion.text, cache=cache, fresh_copy=False)
     fields.update(evaluation_fields(evaluation))
+    fields[DETAIL] = {"turns": [turn_detail(1, evaluation.outcome, evaluation)]}
     return fields, {"model_seconds": call.seconds, "latency_seconds": call.completion.latency_seconds,
                     "verdict_seconds": time.monotonic() - started}
 
@@ -81,6 +86,14 @@ def evaluation_fields(evaluation: Evaluation) -> dict:
         "pass_to_pass_broken": list(verdict.pass_to_pass_broken) if verdict else [],
         "results": [list(r) for r in verdict.results] if verdict else [],
     }
+
+
+def turn_detail(turn: int, outcome: str, evaluation: Evaluation | None = None, reason: str = "") -> dict:
+    """What `bench view` shows of one turn: the edit as applied (a unified diff of this turn's change) and the
+    feedback a model gets with the full condition (failing tests and their messages)."""
+    if evaluation is None:
+        return {"turn": turn, "outcome": outcome, "diff": "", "feedback": reason}
+    return {"turn": turn, "outcome": outcome, "diff": evaluation.diff, "feedback": evaluation.feedback_full}
 
 
 def store_text(store_dir: Path, sha: str, text: str) -> None:

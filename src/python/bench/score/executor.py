@@ -47,6 +47,8 @@ class UnitDone:
     worker: str = "local"
     # Prompt and response texts a remote unit kept by hash, for the client to put in <out>/store.
     store_files: tuple[tuple[str, bytes], ...] = ()
+    # What `bench view` shows beyond the record (each turn's diff and feedback), for <out>/units/; None: nothing.
+    detail: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -106,8 +108,8 @@ class LocalExecutor:
             try:
                 futures = {executor.submit(context.run_unit, unit): unit for unit in units}
                 for future in as_completed(futures):
-                    record, timing = future.result()
-                    deliver(UnitDone(futures[future], record, timing))
+                    record, timing, detail = future.result()
+                    deliver(UnitDone(futures[future], record, timing, detail=detail))
             except BaseException:
                 # Interrupted (SIGTERM/SIGINT) or failed: units not started yet must not start (they could
                 # still call a model or prepare tasks); running ones end as their sandboxes are killed.

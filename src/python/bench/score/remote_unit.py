@@ -121,11 +121,11 @@ def run_remote_unit(job: Job, unit: Unit, expected: Pins) -> UnitDone:
     try:
         context = _UnitContext(job.plan, model, controller, cache, _CheckedPool(tasks, expected), job.benchmark,
                                store)
-        record, timing = context.run_unit(unit)
+        record, timing, detail = context.run_unit(unit)
         files = tuple((str(p.relative_to(store)), p.read_bytes()) for p in sorted(store.rglob("*")) if p.is_file())
     finally:
         shutil.rmtree(store, ignore_errors=True)
-    return UnitDone(unit, record, {**timing, "worker": worker.address}, worker.address, files)
+    return UnitDone(unit, record, {**timing, "worker": worker.address}, worker.address, files, detail)
 
 
 def held_environments(dask_worker=None) -> list[str]:

@@ -6,19 +6,20 @@ from dataclasses import replace
 from pathlib import Path
 
 from bench.model.protocol import ModelParams
-from bench.score.attempt import single_attempt
+from bench.score.attempt import DETAIL, single_attempt
 from bench.score.task_env import PreparedTask
 
 
 def resample(task: PreparedTask, model, params: ModelParams, *, budget: int, sample: int,
              store_dir: Path | None, cache=None) -> tuple[dict, dict]:
     """K fresh attempts (draw index = sample * budget + i, and a distinct seed each); stop at the first solve."""
-    turns, seconds = [], 0.0
+    turns, details, seconds = [], [], 0.0
     for index in range(1, budget + 1):
         draw = sample * budget + (index - 1)
         draw_params = replace(params, seed=None if params.seed is None else params.seed + draw)
         fields, timing = single_attempt(task, model, draw_params, sample=draw, store_dir=store_dir, cache=cache)
         seconds += sum(v for v in timing.values() if isinstance(v, float))
+        details += [dict(turn, turn=index) for turn in fields.pop(DETAIL, {}).get("turns", ())]
         turns.append({
             "turn": index, "outcome": fields["outcome"], "resolved": fields.get("resolved", False),
             "reason": fields.get("reason", ""),
@@ -35,5 +36,5 @@ def resample(task: PreparedTask, model, params: ModelParams, *, budget: int, sam
         "class": "CONVERGED" if first else "EXHAUSTED",
         "class_reason": f"draw {first} solved" if first else f"none of {len(turns)} draws solved",
         "outcome": "solved" if first else turns[-1]["outcome"],
-        "resolved": first is not None,
+        "resolved": first is not None, DETAIL: {"turns": details},
     }, {"seconds": seconds}

@@ -95,6 +95,8 @@ def run(plan: RunPlan, *, on_done=None, executor=None, units=None) -> RunResult:
     with RecordWriter(log_path) as writer, RecordWriter(plan.out_dir / "timings.jsonl") as timings:
         def deliver(finished) -> None:
             _keep_store_files(store, finished.store_files)
+            if finished.detail is not None:
+                write_detail(plan.out_dir, finished.unit, finished.detail)
             writer.append(finished.record)
             timings.append(finished.timing)
             if on_done is not None:
@@ -119,6 +121,23 @@ def open_context(job, pool, store_dir: Path) -> "_UnitContext":
     controller = get_model(plan.controller_id, plan.params) if plan.controller_id else None
     cache = ActionCache("verdicts") if plan.use_cache else None
     return _UnitContext(plan, model, controller, cache, pool, job.benchmark, store_dir)
+
+
+def write_detail(out_dir: Path, unit: Unit, detail: dict) -> None:
+    """``<out>/units/<task_id>/<model>.<condition>.<sample>.json``: each turn's diff and feedback, for `bench
+    view`.
+    Written before the record, so a recorded unit always has its detail; git ignores these files in committed
+    results (a real-code task's diff quotes the library)."""
+    from bench.store.atomic import write_atomic
+
+    path = detail_path(out_dir, unit.spec.task_id, unit.model_id, unit.condition, unit.sample)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, canonical_json({"task_id": unit.spec.task_id, "model": unit.model_id,
+                                       "condition": unit.condition, "sample": unit.sample, **detail}) + b"\n")
+
+
+def detail_path(out_dir: Path, task_id: str, model: str, condition: str, sample: int) -> Path:
+    return out_dir / "units" / task_id / f"{model.replace('/', '-')}.{condition}.{sample}.json"
 
 
 def _keep_store_files(store: Path, files) -> None:
@@ -183,21 +202,26 @@ class _UnitContext:
         self.pool, self.benchmark, self.store_dir = pool, benchmark, store_dir
         self._lock = threading.Lock()
 
-    def run_unit(self, unit: Unit) -> tuple[dict, dict]:
+    def run_unit(self, unit: Unit) -> tuple[dict, dict, dict | None]:
+        """The unit's record, its timings and its detail for `bench view` (never part of the record)."""
         started = time.monotonic()
+        detail = None
         # Prompts and responses are kept by hash unless `bench verify` can recompute the record instead.
         store = None if self.plan.model_id.split("/", 1)[0] in DETERMINISTIC_PROVIDERS else self.store_dir
         try:
             task = self.pool.get(unit.spec)
             record = base_record(unit, task.integrity, self.benchmark)
             fields, timing = self._dispatch(unit, task, store)
+            from bench.score.attempt import DETAIL
+
+            detail = fields.pop(DETAIL, None)
             record.update(fields)
         except BenchError as exc:
             record = base_record(unit, {}, self.benchmark)
             record.update(outcome="infrastructure_error", reason=f"{type(exc).__name__}: {exc}"[:500])
             timing = {}
         timing = {"unit": list(unit.key), "wall_seconds": round(time.monotonic() - started, 3), **timing}
-        return record, timing
+        return record, timing, detail
 
     def _dispatch(self, unit: Unit, task, store) -> tuple[dict, dict]:
         from bench.loop.driver import LoopConfig, run_loop

@@ -1,0 +1,150 @@
+"""`bench view`: a run as static HTML pages, one per task, linked from a summary page. No server, no script.
+
+``index.html`` lists every unit (task, condition, sample) with its outcome or convergence class, whether it
+resolved, and its turns, each row linking to the task's page. A task's page shows every unit of the task and,
+per turn, the outcome, the failure signature, the failing tests, the edit as a diff of that turn's change and
+the tests' messages as the built-in loop's full feedback gives them — read from the run's ``units/`` folder,
+which the runner writes beside the records. A run without it (older, or a committed folder, which keeps no
+diffs of real-code tasks) shows the records alone. Pages quote diffs only, never whole files.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Sequence
+
+from bench.report.html import CSS
+
+VIEW_CSS = CSS + """
+pre { background: #f6f8fa; border: 1px solid #e4e8ec; padding: .6rem .8rem; overflow-x: auto; font-size: .85rem;
+      line-height: 1.35; white-space: pre; }
+.diff .add { color: #116329; background: #dafbe1; display: inline-block; width: 100%; }
+.diff .del { color: #82071e; background: #ffebe9; display: inline-block; width: 100%; }
+.diff .hunk { color: #0550ae; }
+.tag { display: inline-block; padding: .05rem .45rem; border-radius: 10px; font-size: .82rem; font-weight: 600; }
+.ok { background: #dafbe1; color: #116329; } .bad { background: #ffebe9; color: #82071e; }
+.other { background: #eaeef2; color: #424a53; }
+.turn { border-left: 3px solid #d0d7de; padding-left: .9rem; margin: 1rem 0 1.6rem; }
+.muted { color: #57606a; font-size: .9rem; }
+"""
+
+
+def write_view(records: Sequence[dict], run_dir: Path, out_dir: Path) -> Path:
+    """Write ``out_dir/index.html`` and ``out_dir/tasks/<task_id>.html``; returns the index's path."""
+    from bench.store.atomic import write_atomic
+
+    by_task: dict[str, list[dict]] = defaultdict(list)
+    for record in records:
+        by_task[record["task_id"]].append(record)
+    for task_id, units in sorted(by_task.items()):
+        units.sort(key=lambda r: (r.get("model", ""), r.get("condition", ""), r.get("sample", 0)))
+        page = _task_page(task_id, units, run_dir)
+        write_atomic(out_dir / "tasks" / f"{_file_name(task_id)}.html", page.encode("utf-8"))
+    index = out_dir / "index.html"
+    write_atomic(index, _index_page(by_task, run_dir).encode("utf-8"))
+    return index
+
+
+def _file_name(task_id: str) -> str:
+    return "".join(c if c.isalnum() or c in "._-" else "_" for c in task_id)
+
+
+def _page(title: str, body: str) -> str:
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{html.escape(title)}</title>\n<style>\n{VIEW_CSS}\n</style>\n</head>\n<body>\n{body}\n"
+            "</body>\n</html>\n")
+
+
+def _verdict(record: dict) -> str:
+    return record.get("class") or record.get("outcome", "")
+
+
+def _tag(record: dict) -> str:
+    text, resolved = _verdict(record), bool(record.get("resolved"))
+    kind = "ok" if resolved else ("other" if text == "infrastructure_error" else "bad")
+    return f'<span class="tag {kind}">{html.escape(text)}</span>'
+
+
+def _index_page(by_task: dict, run_dir: Path) -> str:
+    rows = []
+    counts: dict[str, int] = defaultdict(int)
+    for task_id, units in sorted(by_task.items()):
+        for record in units:
+            counts[_verdict(record)] += 1
+            link = f'<a href="tasks/{_file_name(task_id)}.html">{html.escape(task_id)}</a>'
+            rows.append(f"<tr><td>{link}</td><td>{html.escape(record.get('condition', ''))}</td>"
+                        f"<td class=\"num\">{record.get('sample', 0)}</td><td>{_tag(record)}</td>"
+                        f"<td>{'yes' if record.get('resolved') else 'no'}</td>"
+                        f"<td class=\"num\">{len(record.get('turns') or ()) or 1}</td></tr>")
+    summary = ", ".join(f"{html.escape(k)} {v}" for k, v in sorted(counts.items()))
+    units = sum(len(u) for u in by_task.values())
+    body = (f"<h1>Run {html.escape(run_dir.name)}</h1>\n<p>{units} units of {len(by_task)} tasks: {summary}.</p>\n"
+            "<div class=\"table-block\"><table><thead><tr><th>task</th><th>condition</th><th class=\"num\">sample"
+            "</th><th>outcome / class</th><th>resolved</th><th class=\"num\">turns</th></tr></thead><tbody>\n"
+            + "\n".join(rows) + "\n</tbody></table></div>")
+    return _page(f"Run {run_dir.name}", body)
+
+
+def _task_page(task_id: str, units: list[dict], run_dir: Path) -> str:
+    parts = [f'<p><a href="../index.html">← all tasks</a></p>\n<h1>{html.escape(task_id)}</h1>']
+    for record in units:
+        parts.append(f"<h2>{html.escape(record.get('model', ''))} · {html.escape(record.get('condition', ''))} · "
+                     f"sample {record.get('sample', 0)} {_tag(record)}</h2>")
+        reason = record.get("class_reason") or record.get("reason") or ""
+        if reason:
+            parts.append(f'<p class="muted">{html.escape(reason)}</p>')
+        detail = _detail(run_dir, record)
+        turns = record.get("turns") or [record]  # a single attempt is one turn
+        for number, turn in enumerate(turns, start=1):
+            parts.append(_turn(turn.get("turn", number), turn, detail.get(turn.get("turn", number), {})))
+        if not detail:
+            parts.append('<p class="muted">No diffs or test messages were kept for this unit (the run\'s units/ '
+                         "folder is absent).</p>")
+    return _page(task_id, "\n".join(parts))
+
+
+def _detail(run_dir: Path, record: dict) -> dict[int, dict]:
+    from bench.score.runner import detail_path
+
+    path = detail_path(run_dir, record["task_id"], record.get("model", ""), record.get("condition", ""),
+                       int(record.get("sample", 0)))
+    if not path.is_file():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {int(turn["turn"]): turn for turn in data.get("turns", ())}
+
+
+def _turn(number: int, turn: dict, detail: dict) -> str:
+    failing = turn.get("failing") or turn.get("still_failing") or []
+    lines = [f'<div class="turn"><h3>Turn {number}: {html.escape(turn.get("outcome", ""))}'
+             f'{" (resolved)" if turn.get("resolved") else ""}</h3>']
+    if turn.get("signature"):
+        lines.append(f'<p class="muted">signature <code>{html.escape(turn["signature"])}</code></p>')
+    if failing:
+        items = "".join(f"<li><code>{html.escape(test)}</code></li>" for test in failing[:30])
+        more = f"<li>… and {len(failing) - 30} more</li>" if len(failing) > 30 else ""
+        lines.append(f"<p>Failing tests:</p><ul>{items}{more}</ul>")
+    if detail.get("diff"):
+        lines.append(f'<p>The edit:</p><pre class="diff">{_diff_html(detail["diff"])}</pre>')
+    if detail.get("feedback"):
+        lines.append(f"<p>What the tests said:</p><pre>{html.escape(detail['feedback'])}</pre>")
+    lines.append("</div>")
+    return "\n".join(lines)
+
+
+def _diff_html(diff: str) -> str:
+    out = []
+    for line in diff.splitlines():
+        escaped = html.escape(line)
+        if line.startswith("+") and not line.startswith("+++"):
+            out.append(f'<span class="add">{escaped}</span>')
+        elif line.startswith("-") and not line.startswith("---"):
+            out.append(f'<span class="del">{escaped}</span>')
+        elif line.startswith("@@"):
+            out.append(f'<span class="hunk">{escaped}</span>')
+        else:
+            out.append(escaped)
+    return "\n".join(out)
