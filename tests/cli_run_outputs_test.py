@@ -27,6 +27,7 @@ def test_score_without_out_leaves_committed_results_alone():
     root = checkout_root()
     committed = root / "results" / "study" / "scripted-study"
     before = _snapshot(committed)
+    assert "results.jsonl" in before  # the committed reference is there to be left alone
     runs = root / "results" / "runs" / "scripted-study"
     existing = set(runs.iterdir()) if runs.is_dir() else set()
     done = run_bench("score", "--model", "scripted", "--tasks", TASK, "--turns", "1", "--no-report", cwd=root,
