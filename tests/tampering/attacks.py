@@ -39,6 +39,12 @@ _j._NodeReporter.append_error = lambda self, report: None
 import _pytest.python as _p
 _p.Function.runtest = lambda self: None
 ''', "tampered", "tampered", True),
+    # The must-fail canary fails through pytest.fail; an edit that makes it a no-op turns every such failure
+    # into a pass, the canary's own included.
+    Attack("pytest_fail_made_a_noop", "report-rewrite", '''
+import sys as _s
+_s.modules["pytest"].fail = lambda *args, **kwargs: None
+''', "tampered", "tampered", True),
     Attack("runner_found_through_sys_modules", "report-rewrite", '''
 import sys as _s
 _run = _s.modules["_pytest" + ".runner"]
