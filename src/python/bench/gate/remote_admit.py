@@ -188,17 +188,9 @@ class _Session:
         return future
 
     def result(self, future, task_id: str):
-        from distributed.scheduler import KilledWorker
+        from bench.gate.remote_certify import gate_result
 
-        from bench.errors import BenchError, ClusterError
-
-        try:
-            value = future.result()
-        except BenchError:
-            raise  # as from a local gate: an environment that cannot be built stops the batch
-        except (KilledWorker, Exception) as exc:  # noqa: BLE001  a lost worker, one that cannot run the gate
-            raise ClusterError(f"admitting {task_id} failed on the cluster: {type(exc).__name__}: {exc}"[:800]) \
-                from exc
+        value = gate_result(future, f"admitting {task_id}")
         future.release()
         return value
 

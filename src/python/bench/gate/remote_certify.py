@@ -67,6 +67,12 @@ def certify_on_cluster(address: str, specs: Sequence, root: Path, *, k: int, san
 
 
 def _result(future, spec):
+    return gate_result(future, f"certifying {spec.task_id}")
+
+
+def gate_result(future, what: str):
+    """A worker's result; its BenchError as if raised here, any other failure (a lost worker, one that cannot
+    run the gate) a ClusterError naming ``what`` was being done."""
     from distributed.scheduler import KilledWorker
 
     from bench.errors import BenchError, ClusterError
@@ -74,7 +80,6 @@ def _result(future, spec):
     try:
         return future.result()
     except BenchError:
-        raise
-    except (KilledWorker, Exception) as exc:  # noqa: BLE001  a lost worker, one that cannot run the gate
-        raise ClusterError(f"certifying {spec.task_id} failed on the cluster: {type(exc).__name__}: {exc}"[:800]) \
-            from exc
+        raise  # as from a local gate: an environment that cannot be built stops the batch
+    except (KilledWorker, Exception) as exc:  # noqa: BLE001
+        raise ClusterError(f"{what} failed on the cluster: {type(exc).__name__}: {exc}"[:800]) from exc

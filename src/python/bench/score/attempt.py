@@ -88,11 +88,13 @@ def evaluation_fields(evaluation: Evaluation) -> dict:
     }
 
 
-def turn_detail(turn: int, outcome: str, evaluation: Evaluation | None = None, reason: str = "") -> dict:
+def turn_detail(turn: int, outcome: str, evaluation: Evaluation | None = None, reason: str = "", *,
+                diff: str = "") -> dict:
     """What `bench view` shows of one turn: the edit as applied (a unified diff of this turn's change) and the
-    feedback a model gets with the full condition (failing tests and their messages)."""
+    feedback a model gets with the full condition (failing tests and their messages); without an evaluation,
+    ``diff`` and ``reason`` as given."""
     if evaluation is None:
-        return {"turn": turn, "outcome": outcome, "diff": "", "feedback": reason}
+        return {"turn": turn, "outcome": outcome, "diff": diff, "feedback": reason}
     return {"turn": turn, "outcome": outcome, "diff": evaluation.diff, "feedback": evaluation.feedback_full}
 
 

@@ -18,7 +18,7 @@ def score_patch(task, patch: str) -> tuple[dict, dict]:
     """The record fields of ``patch`` applied to a copy of the task's pristine tree, and its timing."""
     from bench.attempt.unified_diff import apply_unified_diff
     from bench.sandbox.cleanup import scratch_dir
-    from bench.score.attempt import DETAIL
+    from bench.score.attempt import DETAIL, turn_detail
     from bench.score.evaluate import full_feedback, judge, source_snapshot
     from bench.store.canonical import sha256_bytes
 
@@ -33,12 +33,12 @@ def score_patch(task, patch: str) -> tuple[dict, dict]:
             apply_unified_diff(tree, patch, task.spec.source_files)
         except EditError as exc:
             fields.update(outcome="invalid_edit", resolved=False, reason=str(exc))
-            fields[DETAIL] = {"turns": [{"turn": 1, "outcome": "invalid_edit", "diff": patch, "feedback": str(exc)}]}
+            fields[DETAIL] = {"turns": [turn_detail(1, "invalid_edit", reason=str(exc), diff=patch)]}
         else:
             verdict = judge(task, tree, source_snapshot(tree, task.spec.source_files), fresh_copy=False)
             fields.update(outcome=verdict.outcome, resolved=verdict.resolved, reason=verdict.reason,
                           still_failing=list(verdict.still_failing),
                           pass_to_pass_broken=list(verdict.pass_to_pass_broken))
             feedback = "" if verdict.resolved else full_feedback(verdict, verdict.failures)
-            fields[DETAIL] = {"turns": [{"turn": 1, "outcome": verdict.outcome, "diff": patch, "feedback": feedback}]}
+            fields[DETAIL] = {"turns": [turn_detail(1, verdict.outcome, reason=feedback, diff=patch)]}
     return fields, {"verdict_seconds": round(time.monotonic() - started, 3)}
