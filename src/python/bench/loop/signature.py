@@ -14,9 +14,13 @@ varies between runs of identical code or between trivially different candidates:
 
 * absolute paths are reduced to their last component (the workspace and pytest's tmp dirs differ per run);
 * memory addresses (``0x7f3a9c...``, six or more hex digits) become ``0x_`` (they differ per process), and so
-  does the tail of one that pytest's repr truncation cut off its ``0x`` (``'<Obj...7fc82839d550>'``): a line
-  holding such a tail never repeated across runs, so no signature that did repeat changes; ``id()`` values
-  that reprs print in decimal (``<cp33-cp33-plat @ 140650567543104>``, packaging's ``Tag``) become ``id_``;
+  does the tail of one that pytest's repr truncation cut inside or just after its ``0x``
+  (``'<Obj...7fc82839d550>'``, ``<test_dicttoo...x7ff8181cdae0>``); ``id()`` values that reprs print in
+  hex without ``0x`` (jinja2's ``<Template memory:7feed0d0ce90>``) become ``memory:_``, and those printed in
+  decimal (``<cp33-cp33-plat @ 140650567543104>``, packaging's ``Tag``) become ``id_``. A line holding any of
+  these never repeats across runs (the address differs per process), so each such rule changes only
+  signatures that were never reproducible and ``SIGNATURE_VERSION`` stays: every signature that did repeat
+  keeps its bytes;
 * a quoted literal holding undecodable bytes (U+FFFD after decoding) becomes ``'<binary>'``: such bytes are
   random data in practice (requests' tests assert on ``os.urandom`` output), never a stable part of the state;
 * **location line numbers are dropped** (``mod.py:42`` → ``mod.py``, ``line 42`` → ``line _``). An edit that
@@ -48,7 +52,9 @@ _WINDOWS_ABS = re.compile(rf"\b[A-Za-z]:\\(?:{_SEGMENT}\\)*({_SEGMENT})")
 _ADDRESS = re.compile(r"\b0[xX][0-9a-fA-F]{6,}\b")
 # What pytest's saferepr leaves of ``<... object at 0x7fc82839d550>`` cut in the middle: ``...7fc82839d550>``.
 # At least one digit, so a word of hex letters (``...face>``) is left alone.
-_TRUNCATED_ADDRESS = re.compile(r"(\.\.\.)(?=[a-fA-F]*[0-9])[0-9a-fA-F]{4,}>")
+_TRUNCATED_ADDRESS = re.compile(r"(\.\.\.)[xX]?(?=[a-fA-F]*[0-9])[0-9a-fA-F]{4,}>")
+# jinja2 names an unnamed template by its id in hex: ``<Template memory:7feed0d0ce90>``.
+_MEMORY_ID = re.compile(r"\b(memory:)[0-9a-fA-F]{6,}\b")
 _DECIMAL_ID = re.compile(r"(@\s?)\d{9,}>")
 _BINARY_LITERAL = re.compile("'[^'\n]*\ufffd[^'\n]*'|\"[^\"\n]*\ufffd[^\"\n]*\"")
 # ``mod.py:42`` or ``mod.py:42:7`` (pytest --tb=line/short, flake-style) — but not ``mod.py::test`` node ids.
@@ -64,6 +70,7 @@ def normalise_error_line(line: str) -> str:
     text = _PYTEST_GUTTER.sub("", text.strip())
     text = _ADDRESS.sub("0x_", text)
     text = _TRUNCATED_ADDRESS.sub(r"\g<1>0x_>", text)
+    text = _MEMORY_ID.sub(r"\g<1>_", text)
     text = _DECIMAL_ID.sub(r"\g<1>id_>", text)
     text = _BINARY_LITERAL.sub("'<binary>'", text)
     text = _POSIX_ABS.sub(r"\1", text)
