@@ -9,28 +9,21 @@ plain `bench certify` agrees with the goal.
 
 import gzip
 import json
-import os
 
-from pants.backend.python.util_rules.pex import Pex, PexProcess, PexRequest
-from pants.backend.python.util_rules.pex_from_targets import PexFromTargetsRequest
-from pants.backend.python.target_types import EntryPoint
-from pants.engine.addresses import Address
+from pants.backend.python.util_rules.pex import PexProcess
 from pants.engine.console import Console
 from pants.engine.fs import CreateDigest, Digest, DigestContents, FileContent, MergeDigests, PathGlobs, Workspace
 from pants.engine.goal import Goal, GoalSubsystem
 from pants.engine.internals.selectors import Get, MultiGet
 from pants.engine.internals.session import RunId
-from pants.engine.process import ProcessResult, ProcessResultMetadata
+from pants.engine.process import ProcessResult
 from pants.engine.rules import collect_rules, goal_rule
-from pants.engine.target import HydratedSources, HydrateSourcesRequest, Targets
+from pants.engine.target import Targets
 from pants.option.option_types import IntOption
 from pants.util.logging import LogLevel
 
-from bench_pants.targets import TaskDataField, TaskImageField, TaskLockfileField, TaskSpecField
-
-# The CLI and everything it imports (not the llama.cpp provider, which is built from source).
-HARNESS = Address("src/python/bench", relative_file_path="cli/main.py", target_name="lib")
-PASSED_ENV = ("HOME", "PATH", "BENCH_CACHE_DIR", "BENCH_SANDBOX", "BENCH_MIRROR_DIR")
+from bench_pants.harness import HarnessPex, HarnessPexRequest, TaskInputs, TaskInputsRequest, process_env, ran_or_cached
+from bench_pants.targets import TaskSpecField
 
 
 class CertifySubsystem(GoalSubsystem):
@@ -52,23 +45,14 @@ async def certify(
     if not tasks:
         console.print_stderr("No bench_task targets matched.")
         return Certify(exit_code=0)
-    pex_request = await Get(PexRequest, PexFromTargetsRequest(
-        [HARNESS], output_filename="bench.pex", internal_only=True,
-        main=EntryPoint.parse("bench.cli.main:entry"),
-    ))
-    harness = await Get(Pex, PexRequest, pex_request)
+    harness = await Get(HarnessPex, HarnessPexRequest())
     shared = await Get(Digest, PathGlobs(["pants.toml"]))
-    inputs = await MultiGet(Get(Digest, PathGlobs(_task_globs(t))) for t in tasks)
-    data = await MultiGet(Get(HydratedSources, HydrateSourcesRequest(t[TaskDataField])) for t in tasks)
-    merged = await MultiGet(
-        Get(Digest, MergeDigests([shared, digest, hydrated.snapshot.digest]))
-        for digest, hydrated in zip(inputs, data)
-    )
-    env = {k: os.environ[k] for k in PASSED_ENV if k in os.environ}
-    env["BENCH_NO_PROGRESS"] = "1"
+    own = await MultiGet(Get(TaskInputs, TaskInputsRequest(t)) for t in tasks)
+    inputs = await MultiGet(Get(Digest, MergeDigests([shared, o.digest])) for o in own)
+    env = process_env()
     results = await MultiGet(
         Get(ProcessResult, PexProcess(
-            harness,
+            harness.pex,
             argv=["certify", "--spec", t[TaskSpecField].file_path, "--k", str(subsystem.k), "--out",
                   "certificate.json"],
             input_digest=digest,
@@ -77,33 +61,22 @@ async def certify(
             description=f"certify {t.address.target_name}",
             level=LogLevel.INFO,
         ))
-        for t, digest in zip(tasks, merged)
+        for t, digest in zip(tasks, inputs)
     )
     contents = await MultiGet(Get(DigestContents, Digest, r.output_digest) for r in results)
     exit_code = 0
     written = []
-    for task, result, files in zip(tasks, results, contents):
+    for result, files in zip(results, contents):
         certificate = json.loads(files[0].content)
         decision = certificate["decision"]
         exit_code = exit_code or (0 if decision["admitted"] else 1)
-        ran = result.metadata.source(run_id) == ProcessResultMetadata.Source.RAN
-        console.print_stdout(f"{'certified' if ran else 'cached   '} {certificate['task_id']}: "
+        how = ran_or_cached(result, run_id)
+        console.print_stdout(f"{'certified' if how == 'ran' else how:<9} {certificate['task_id']}: "
                              f"{decision['reason']} f2p={len(certificate['sets']['fail_to_pass'])}")
         path = f"results/certificates/{certificate['task_id']}.json.gz"  # as the harness writes them
         written.append(FileContent(path, gzip.compress(files[0].content, mtime=0)))
     workspace.write_digest(await Get(Digest, CreateDigest(written)))
     return Certify(exit_code=exit_code)
-
-
-def _task_globs(target) -> list:
-    image = target[TaskImageField].value
-    return [
-        target[TaskSpecField].file_path,
-        target[TaskLockfileField].value,
-        f"images/{image}/recipe.json",
-        f"images/{image}/digest",
-        f"images/{image}/manifest.txt",
-    ]
 
 
 def rules():

@@ -1,6 +1,6 @@
 """Registers the target types and rules with Pants (listed in pants.toml's backend_packages)."""
 
-from bench_pants import certify_goal
+from bench_pants import certify_goal, harness, score_goal
 from bench_pants.targets import BenchImageTarget, BenchTaskTarget
 
 
@@ -9,4 +9,4 @@ def target_types():
 
 
 def rules():
-    return [*certify_goal.rules()]
+    return [*harness.rules(), *certify_goal.rules(), *score_goal.rules()]

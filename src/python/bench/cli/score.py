@@ -43,6 +43,21 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cluster", default=None, metavar="tcp://HOST:8786",
                    help="run the units on this Dask scheduler's workers (default: $BENCH_CLUSTER; empty: here)")
     run_folder.add_arguments(p)
+    add_settings_arguments(p)
+    p.add_argument("--no-resume", action="store_true", help="discard earlier records in --out")
+    p.add_argument("--retry-errors", action="store_true", help="re-run units recorded as infrastructure_error")
+    p.add_argument("--no-cache", action="store_true", help="do not reuse cached verdicts")
+    p.add_argument("--no-report", action="store_true", help="do not build the report")
+    p.add_argument("--no-preflight", action="store_true",
+                   help="skip the checks before the run (endpoint reachable and taking the key, PR sources)")
+    p.add_argument("--sandbox", default=None, help="bwrap (default) or docker")
+    p.add_argument("--mirror", type=Path, default=None, help="local git mirror for PR tasks")
+    p.add_argument("--predictions", type=Path, default=None, help="JSONL of {instance_id, model_patch}")
+    p.set_defaults(run=run)
+
+
+def add_settings_arguments(p: argparse.ArgumentParser) -> None:
+    """What decides a run's records besides its tasks; `bench goal` (what `./pants score` runs) takes the same."""
     p.add_argument("--turns", type=int, default=None, help="repair-loop budget K (default: single attempt)")
     p.add_argument("--condition", choices=("full", "count-only"), default="full",
                    help="repair-loop feedback: the failing tests' output (full) or only how many fail")
@@ -60,35 +75,44 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--thinking", choices=("on", "off"), default=None,
                    help="turn a model's thinking mode on or off where it has one")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per model call")
-    p.add_argument("--no-resume", action="store_true", help="discard earlier records in --out")
-    p.add_argument("--retry-errors", action="store_true", help="re-run units recorded as infrastructure_error")
-    p.add_argument("--no-cache", action="store_true", help="do not reuse cached verdicts")
-    p.add_argument("--no-report", action="store_true", help="do not build the report")
-    p.add_argument("--no-preflight", action="store_true",
-                   help="skip the checks before the run (endpoint reachable and taking the key, PR sources)")
-    p.add_argument("--sandbox", default=None, help="bwrap (default) or docker")
-    p.add_argument("--mirror", type=Path, default=None, help="local git mirror for PR tasks")
-    p.add_argument("--predictions", type=Path, default=None, help="JSONL of {instance_id, model_patch}")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from bench.errors import UsageError
-
     if args.predictions:
         from bench.cli.predictions import score_predictions
 
         return score_predictions(args)
+    from bench.errors import UsageError
+
+    model_id, turns, conditions, selector = resolve_settings(args)
+    if args.samples < 1 or args.workers < 1:
+        raise UsageError("--samples, --workers and --turns must be positive")
+    return _run(args, model_id, turns, conditions, selector)
+
+
+def resolve_settings(args: argparse.Namespace) -> tuple[str, int, tuple[str, ...], str | None]:
+    """(model id, turns, conditions, task selector) as the options and the study's defaults decide them."""
+    from bench.errors import UsageError
+
     if not args.model:
         raise UsageError("--model is required (e.g. --model scripted)")
     model_id = args.model if "/" in args.model else f"{args.model}/{DEFAULT_NAMES.get(args.model, args.model)}"
     study = model_id.startswith("scripted/") and args.turns is None
     turns = STUDY_DEFAULTS["turns"] if study else (args.turns or 0)
     conditions = STUDY_DEFAULTS["conditions"] if (study or args.both_conditions) else (args.condition,)
-    selector = args.tasks or (STUDY_DEFAULTS["tasks"] if study else None)
-    if args.samples < 1 or args.workers < 1 or turns < 0:
+    if turns < 0:
         raise UsageError("--samples, --workers and --turns must be positive")
-    return _run(args, model_id, turns, conditions, selector)
+    selector = getattr(args, "tasks", None)
+    return model_id, turns, tuple(conditions), selector or (STUDY_DEFAULTS["tasks"] if study else None)
+
+
+def model_params(args: argparse.Namespace):
+    from bench.model.protocol import ModelParams
+
+    return ModelParams(temperature=args.temperature, seed=args.seed, max_tokens=args.max_tokens,
+                       reasoning_budget=args.reasoning_budget, context_size=args.context_size,
+                       thinking=None if args.thinking is None else args.thinking == "on",
+                       timeout_seconds=args.timeout)
 
 
 def _run(args, model_id: str, turns: int, conditions, selector) -> int:
@@ -96,10 +120,8 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
     import time
 
     from bench.cli.run_folder import run_folder
-    from bench.model.protocol import ModelParams
     from bench.progress import Bar
     from bench.score.runner import RunPlan, run
-    from bench.score.summary import summary_lines
     from bench.spec.load import discover, load_all, select
     from bench.variables import find_root, get
 
@@ -110,10 +132,7 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
     out = run_folder(root, model_id.replace("/", "-"), out=args.out, name=args.name, reference=args.update_reference)
     if args.no_resume and out.exists():
         shutil.rmtree(out)
-    params = ModelParams(temperature=args.temperature, seed=args.seed, max_tokens=args.max_tokens,
-                         reasoning_budget=args.reasoning_budget, context_size=args.context_size,
-                         thinking=None if args.thinking is None else args.thinking == "on",
-                         timeout_seconds=args.timeout)
+    params = model_params(args)
     plan = RunPlan(model_id=model_id, specs=specs, out_dir=out, root=root, params=params, samples=args.samples,
                    turns=turns, conditions=tuple(conditions), resample=args.resample, workers=args.workers,
                    sandbox_name=args.sandbox or get("BENCH_SANDBOX"), mirror=args.mirror,
@@ -135,16 +154,23 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
     if plan.cluster and result.execution is not None:
         for line in result.execution.lines():
             print(line, file=sys.stderr)
+    return conclude_run(result, out, model_id, report=not args.no_report, wall_seconds=time.monotonic() - started)
+
+
+def conclude_run(result, out: Path, model_id: str, *, report: bool, wall_seconds: float) -> int:
+    """What every finished run prints and writes after its records: the summary, report/ and summary.json."""
+    from bench.score.summary import summary_lines
+
     print(f"{model_id}: {len(result.records)} units ({result.ran} run now, {result.skipped} resumed) → "
           f"{result.results_path}")
     for line in summary_lines(result.records):
         print(line)
-    if not args.no_report and result.records:
+    if report and result.records:
         from bench.report.build import build_report
 
         paths = build_report(list(result.records), out / "report")
         print(f"report: {paths.md} {paths.html}", file=sys.stderr)
-    return finish_run(result, out, time.monotonic() - started)
+    return finish_run(result, out, wall_seconds)
 
 
 @contextlib.contextmanager

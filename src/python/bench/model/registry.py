@@ -67,6 +67,13 @@ def get_model(model_id: str, params: ModelParams | None = None) -> Model:
     return factory(name, params if params is not None else ModelParams())
 
 
+def declares_deterministic(model_id: str) -> bool:
+    """Whether the provider's registered class says, for every model and setting, that the same inputs give the
+    same reply (``deterministic = True`` on the class, not decided per instance)."""
+    provider, _ = split_model_id(model_id)
+    return getattr(_factory_for(provider), "deterministic", False) is True
+
+
 def _factory_for(provider: str) -> ModelFactory:
     factory = _factories.get(provider)
     if factory is not None:

@@ -111,6 +111,10 @@ class ScriptedModel:
         self._lock = threading.Lock()
         self._loaded: dict[str, dict] = {}
 
+    def input_files(self, task_id: str) -> tuple[str, ...]:
+        """The repository file its replies to ``task_id`` come from: an input of `./pants score`'s units."""
+        return ((SCRIPTED_DIR / self.study_dir.name / f"{slug_of(task_id)}.json").as_posix(),)
+
     def trajectory(self, task_id: str) -> dict:
         with self._lock:
             if task_id not in self._loaded:

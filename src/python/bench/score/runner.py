@@ -41,6 +41,9 @@ class RunPlan:
     use_cache: bool = True
     retry_errors: bool = False
     cluster: str | None = None  # a scheduler address (bench.score.executor); None: threads in this process
+    # The commit records name when the run is not made inside its checkout (`./pants score` merges in a
+    # sandbox); None: ``git rev-parse HEAD`` of ``root``.
+    commit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -65,10 +68,12 @@ def plan_units(plan: RunPlan) -> list[Unit]:
     return units
 
 
-def benchmark_identity(root: Path, specs) -> dict:
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True)
+def benchmark_identity(root: Path, specs, commit: str | None = None) -> dict:
+    if commit is None:
+        found = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True)
+        commit = found.stdout.strip() if found.returncode == 0 else ""
     return {
-        "benchmark_commit": commit.stdout.strip() if commit.returncode == 0 else "",
+        "benchmark_commit": commit,
         "pool_sha256": sha256_of(sorted(s.task_id for s in specs)),
     }
 
@@ -90,7 +95,7 @@ def run(plan: RunPlan, *, on_done=None, executor=None, units=None) -> RunResult:
             if plan.retry_errors is False or r.get("outcome") != "infrastructure_error"}
     units = [u for u in (plan_units(plan) if units is None else units) if u.key not in done]
     executor = executor or get_executor(plan.cluster, workers=plan.workers)
-    job = Job(replace(plan, specs=()), benchmark_identity(plan.root, plan.specs), uuid.uuid4().hex)
+    job = Job(replace(plan, specs=()), benchmark_identity(plan.root, plan.specs, plan.commit), uuid.uuid4().hex)
     store = plan.out_dir / "store"
     with RecordWriter(log_path) as writer, RecordWriter(plan.out_dir / "timings.jsonl") as timings:
         def deliver(finished) -> None:
