@@ -14,7 +14,7 @@ import json
 
 from pants.backend.python.util_rules.pex import PexProcess
 from pants.engine.console import Console
-from pants.engine.fs import AddPrefix, Digest, MergeDigests, PathGlobs, RemovePrefix, Workspace
+from pants.engine.fs import AddPrefix, Digest, MergeDigests, PathGlobs, Workspace
 from pants.engine.goal import Goal, GoalSubsystem
 from pants.engine.internals.selectors import Get, MultiGet
 from pants.engine.internals.session import RunId
@@ -125,19 +125,17 @@ async def score(
     worktree = await Get(MaybeGitWorktree, GitWorktreeRequest())
     merged = await Get(FallibleProcessResult, PexProcess(
         harness.pex,
-        argv=["goal", "merge", *settings, "--commit", _commit(worktree), "--out", "run", "--spec", *specs,
+        argv=["goal", "merge", *settings, "--commit", _commit(worktree), "--out", out, "--spec", *specs,
               "--units", *(f"units/{i}/unit.json" for i in range(len(results))),
               *([] if subsystem.report else ["--no-report"])],
-        input_digest=merge_inputs, extra_env=env, output_directories=["run"],
+        input_digest=merge_inputs, extra_env=env, output_directories=[out],
         description=f"merge {len(results)} units", level=LogLevel.DEBUG,
     ))
     console.print_stdout(merged.stdout.decode(errors="replace").rstrip())
     console.print_stderr(merged.stderr.decode(errors="replace").rstrip())
     if merged.exit_code in (0, 3):  # 3: some unit hit an infrastructure error; the folder is still the run's
         _clear_run_folder(out)
-        folder = await Get(Digest, RemovePrefix(merged.output_digest, "run"))
-        workspace.write_digest(await Get(Digest, AddPrefix(folder, out)))
-        console.print_stdout(f"{out}/results.jsonl")
+        workspace.write_digest(merged.output_digest)  # the folder at its place in the checkout
     console.print_stderr("units: " + ", ".join(f"{counts.get(k, 0)} {k}" for k in ("ran", "cached", "remote")))
     return Score(exit_code=merged.exit_code)
 
