@@ -37,7 +37,8 @@ from pathlib import Path
 from queue import Queue
 from threading import Lock
 
-from bench.mutate.engine import MutationCandidate, apply_mutation, mutate, revert
+from bench.mutate.engine import MutationCandidate, mutate
+from bench.source.mutation_site import apply_mutation, revert
 from bench.mutate.files import list_test_files
 from bench.mutate.operators import OPERATORS
 from bench.source.sdist import fetch_sdist, find_release, unpack_sdist

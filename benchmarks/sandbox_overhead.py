@@ -65,7 +65,7 @@ class Measurement:
 def measure(backend_name: str = "bwrap", repeat: int = 15, pytest_repeat: int | None = None,
             progress=None) -> tuple[Measurement, ...]:
     """Medians of ``repeat`` alternating bare/sandboxed runs of each command, as one table."""
-    from bench.sandbox.conformance import suite_image
+    from bench.environment.image import suite_image
     from bench.sandbox.protocol import ExecRequest, Limits, Mount
     from bench.sandbox.registry import get_sandbox
 

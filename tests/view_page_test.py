@@ -20,7 +20,7 @@ WIDTH, HEIGHT = 1280, 1600
 @pytest.fixture(scope="module")
 def chromium() -> str:
     from bench.errors import InfrastructureError
-    from bench.sandbox._host_tools import ensure_tool
+    from bench.sandbox.host_tools import ensure_tool
 
     return ensure_tool("chromium", "chromium", InfrastructureError)
 

@@ -39,7 +39,7 @@ def score_predictions(args) -> int:
     from bench.errors import UsageError
     from bench.model.protocol import ModelParams
     from bench.score.runner import RunPlan, run
-    from bench.score.summary import summary_lines
+    from bench.report.console import summary_lines
     from bench.score.units import Unit
     from bench.spec.load import discover, load_all
     from bench.variables import find_root, get

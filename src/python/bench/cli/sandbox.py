@@ -44,7 +44,9 @@ def run(args: argparse.Namespace) -> int:
         cases = tuple(c for c in cases if c.case_name in args.only)
     print(f"bench sandbox check: backend {backend}, {len(cases)} cases", file=sys.stderr)
     with _daemon_for(backend):
-        results = conformance.run_suites(backend, cases=cases, progress=_print_case)
+        from bench.environment.image import suite_image
+
+        results = conformance.run_suites(backend, suite_image(), cases=cases, progress=_print_case)
     failed = sum(not r.passed and not r.known_failure for r in results)
     passed = sum(r.passed for r in results)
     _print_threat_model()

@@ -57,7 +57,7 @@ def test_unknown_case_name_is_a_usage_error():
 
 def test_image_build_reuse_only_prints_the_pinned_digest(capsys):
     from bench.environment.image import image_folder, read_pin
-    from bench.sandbox.conformance import suite_image
+    from bench.environment.image import suite_image
 
     suite_image()  # builds it when the cache is empty (a fresh CI machine)
     args = _parse("image", "build", "trixie-py313-slim", "--reuse-only")

@@ -159,7 +159,7 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
 
 def conclude_run(result, out: Path, model_id: str, *, report: bool, wall_seconds: float) -> int:
     """What every finished run prints and writes after its records: the summary, report/ and summary.json."""
-    from bench.score.summary import summary_lines
+    from bench.report.console import summary_lines
 
     print(f"{model_id}: {len(result.records)} units ({result.ran} run now, {result.skipped} resumed) → "
           f"{result.results_path}")
@@ -208,7 +208,7 @@ def _resume_hint(out: Path):
 def finish_run(result, out: Path, wall_seconds: float) -> int:
     """Write summary.json; with infrastructure errors, name them on stderr and exit 3."""
     from bench.errors import EXIT_INFRA
-    from bench.score.run_summary import error_lines, run_summary, write_summary
+    from bench.report.run_summary import error_lines, run_summary, write_summary
 
     write_summary(out, run_summary(result.records, ran=result.ran, resumed=result.skipped,
                                    wall_seconds=wall_seconds))

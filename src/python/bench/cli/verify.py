@@ -30,8 +30,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bench.errors import CheckFailed, UsageError
+    from bench.model.registry import declares_deterministic
+    from bench.score.verify import check_stored_hashes, recompute
     from bench.store.records import read_records
-    from bench.store.verify import DETERMINISTIC_PROVIDERS, check_stored_hashes, recompute
     from bench.variables import find_root, get
 
     root = find_root()
@@ -44,10 +45,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"no results file at {path}")
         records = read_records(path)
         if args.prune_third_party:
-            from bench.store.verify import prune_third_party
+            from bench.score.verify import prune_third_party
 
             print(f"pruned {prune_third_party(records, path.parent / 'store')} stored file(s) of real-code tasks")
-        deterministic = [r for r in records if r["model"].split("/", 1)[0] in DETERMINISTIC_PROVIDERS]
+        deterministic = [r for r in records if declares_deterministic(r["model"])]
         others = [r for r in records if r not in deterministic]
         checks = recompute(deterministic, root, sandbox_name=sandbox, workers=args.workers) if deterministic else []
         checks += check_stored_hashes(others, path.parent / "store")
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 def _verify_certificates(folder: Path, root: Path, sandbox: str):
     from bench.gate.certify import certify, read_certificate
     from bench.spec.load import discover, load_all
-    from bench.store.verify import Check, first_difference
+    from bench.score.verify import Check, first_difference
 
     import json
 

@@ -16,7 +16,7 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
-from bench.environment import _build_floor, _pip_tools
+from bench.environment import _pip_tools, build_floor
 from bench.environment._sandboxed import (
     IMAGE_PYTHON,
     StepContext,
@@ -117,7 +117,7 @@ def compile_with(
     """pip-compile ``inputs`` as of ``cutoff``; without it (and saying why) if pip refuses or cannot resolve.
 
     Build requirements, and the packages named by the ``late`` prefixes, are resolved as of the interpreter's
-    release when ``cutoff`` predates it (see ``_build_floor``)."""
+    release when ``cutoff`` predates it (see ``build_floor``)."""
     step = world_writable_dir(work / "compile")
     (step / _pip_tools.INPUT_NAME).write_text(_pip_tools.requirements_in(tuple(i.requirement for i in inputs)))
     wanted = normalise_cutoff(cutoff)
@@ -137,14 +137,14 @@ def compile_with(
         raise EnvironmentBuildError(f"pip-compile failed:\n{output_tail(result)}")
     body = (step / _pip_tools.OUTPUT_NAME).read_text(encoding="utf-8")
     header = lock_header(python, used, title)
-    later = _build_floor.build_cutoff(python, used)
-    build = _build_floor.split_build(inputs, late)[0]
+    later = build_floor.build_cutoff(python, used)
+    build = build_floor.split_build(inputs, late)[0]
     if later and build:
         recompiled = _build_tools_as_of(later, inputs, build, body, context, pip_compile, mounts, work,
                                         proxy_socket)
         if recompiled is not None:
             body = recompiled
-            header = (*header[:2], _build_floor.floor_note(build, late, later, python), *header[2:])
+            header = (*header[:2], build_floor.floor_note(build, late, later, python), *header[2:])
     if project:
         body = _pip_tools.drop_project(body, project)
     text = _pip_tools.with_header(body, header)
@@ -160,17 +160,17 @@ def _build_tools_as_of(later: str, inputs: tuple[LockInput, ...], build: tuple[L
     """The lock again with the build requirements and what they pull in as of ``later``, all else held at
     ``first_pass``'s versions; None (keep the first pass) when no such resolution exists."""
     alone = world_writable_dir(work / "compile-build-alone")
-    names = _build_floor.build_names(build)
-    caps = _build_floor.backend_caps(names)
-    (alone / _pip_tools.INPUT_NAME).write_text(_pip_tools.requirements_in(_build_floor.relaxed(build, names) + caps))
+    names = build_floor.build_names(build)
+    caps = build_floor.backend_caps(names)
+    (alone / _pip_tools.INPUT_NAME).write_text(_pip_tools.requirements_in(build_floor.relaxed(build, names) + caps))
     result = _compile_once(context, pip_compile, mounts, alone, proxy_socket, later)
     if not result.ok:
         return None
-    closure = _build_floor.locked_names((alone / _pip_tools.OUTPUT_NAME).read_text(encoding="utf-8"))
+    closure = build_floor.locked_names((alone / _pip_tools.OUTPUT_NAME).read_text(encoding="utf-8"))
     step = world_writable_dir(work / "compile-build")
-    held = _build_floor.hold_constraints(first_pass, closure | names)
+    held = build_floor.hold_constraints(first_pass, closure | names)
     (step / "held.txt").write_text(held + "".join(f"{cap}\n" for cap in caps))
-    lines = _pip_tools.requirements_in(_build_floor.relaxed(inputs, closure | names)) + "-c held.txt\n"
+    lines = _pip_tools.requirements_in(build_floor.relaxed(inputs, closure | names)) + "-c held.txt\n"
     (step / _pip_tools.INPUT_NAME).write_text(lines)
     result = _compile_once(context, pip_compile, mounts, step, proxy_socket, later)
     if not result.ok:

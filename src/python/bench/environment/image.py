@@ -26,6 +26,7 @@ from pathlib import Path
 
 from bench.environment import _mmdebstrap
 from bench.errors import ImageError
+from bench.sandbox.image_store import images_cache
 from bench.store.atomic import write_atomic
 
 RECIPE_FILE = "recipe.json"
@@ -93,19 +94,6 @@ def _as_versions(manifest: tuple[str, ...]) -> dict[str, str]:
 
 
 # --- locations ----------------------------------------------------------------------------------------------
-
-
-def images_cache(cache_dir: Path | None = None) -> Path:
-    if cache_dir is None:
-        from bench.variables import cache_dir as configured
-
-        cache_dir = configured()
-    return Path(cache_dir) / "images"
-
-
-def cached_tar_path(digest: str, cache_dir: Path | None = None) -> Path:
-    """Where the tar of ``digest`` lives in the cache (it may not exist)."""
-    return images_cache(cache_dir) / f"{digest.removeprefix('sha256:')}.tar"
 
 
 def image_folder(name: str, root: Path | None = None) -> Path:
@@ -220,7 +208,7 @@ def _mismatch_message(name, pinned, built, old_manifest, new_manifest, tar) -> s
 
 
 def _build(recipe: Recipe, cache: Path) -> tuple[str, Path, tuple[str, ...]]:
-    from bench.sandbox._host_tools import ensure_tool
+    from bench.sandbox.host_tools import ensure_tool
 
     ensure_tool("mmdebstrap", "mmdebstrap", ImageError)
     cache.mkdir(parents=True, exist_ok=True)
@@ -313,3 +301,10 @@ def unpack_image(image: Image, cache_dir: Path | None = None) -> Path:
     return final
 
 
+def suite_image(cache_dir: Path | None = None) -> tuple[Path, str]:
+    """The image the sandbox suites (bench.sandbox.conformance) are written for, unpacked: (rootfs, digest).
+    Built once if not cached."""
+    from bench.sandbox.conformance import SUITE_IMAGE
+
+    image = ensure_image(SUITE_IMAGE, cache_dir=cache_dir)
+    return unpack_image(image, cache_dir=cache_dir), image.digest

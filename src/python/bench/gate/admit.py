@@ -110,7 +110,7 @@ def later_attempts(reason: str) -> tuple[tuple[str, ...], ...]:
     """The ``late`` sets to lock again with, in order, after a failure the task's own releases may cause: pytest
     and then everything as of the interpreter's release when the suite cannot be collected; the package whose
     sdist did not build, then everything, when the environment cannot be installed. Nothing otherwise."""
-    from bench.environment._build_floor import EVERYTHING, RUNNER
+    from bench.environment.build_floor import EVERYTHING, RUNNER
     from bench.environment.sdist_build import unbuildable_project
 
     if reason == "collection_failed":

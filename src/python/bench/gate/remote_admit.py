@@ -160,11 +160,11 @@ class _Session:
         self.futures: list = []
 
     def __enter__(self) -> "_Session":
-        from bench.score.dask_executor import check_workers, connect, worker_info
+        from bench.cluster.client import check_workers, connect, worker_info
 
         self.client = connect(self.address)
         try:
-            check_workers(self.client, self.address)
+            check_workers(self.client, self.address, harness_module="bench.gate.remote_admit")
             self.workers = sorted(worker_info(self.client))
         except BaseException:
             self.client.close()
@@ -177,7 +177,7 @@ class _Session:
         self.client.close()
 
     def submit(self, function, *args, worker_index: int | None = None, **kwargs):
-        from bench.score.dask_executor import RESOURCE
+        from bench.cluster.client import RESOURCE
 
         placement = {}
         if worker_index is not None and self.workers:
@@ -195,7 +195,7 @@ class _Session:
         return value
 
     def cancel(self, futures) -> None:
-        from bench.score.dask_executor import cancel
+        from bench.cluster.client import cancel
 
         if futures:
             cancel(self.client, list(futures))

@@ -42,14 +42,14 @@ def certify_on_cluster(address: str, specs: Sequence, root: Path, *, k: int, san
     """Certify every spec on the cluster; ``deliver(spec, outcome)`` in this thread as each finishes."""
     import uuid
 
-    from bench.score.dask_executor import RESOURCE, cancel, check_workers, connect, release_as_completed
-    from bench.score.remote_unit import pins_for
+    from bench.cluster.client import RESOURCE, cancel, check_workers, connect, release_as_completed
+    from bench.cluster.pins import environment_pins
 
     client = connect(address)
     futures: dict = {}
     try:
         if specs:
-            check_workers(client, address)
+            check_workers(client, address, harness_module="bench.gate.remote_certify")
         run_id = uuid.uuid4().hex
         for index, spec in enumerate(specs):
             future = client.submit(certify_on_worker, spec, k=k, sandbox_name=sandbox_name, use_cache=use_cache,
@@ -57,7 +57,7 @@ def certify_on_cluster(address: str, specs: Sequence, root: Path, *, k: int, san
             futures[future] = spec
         for future, spec in release_as_completed(client, futures):
             outcome = _result(future, spec)
-            check_certificate(outcome.certificate, pins_for(spec, root))
+            check_certificate(outcome.certificate, environment_pins(spec, root))
             deliver(spec, outcome)
     except BaseException:
         cancel(client, futures)

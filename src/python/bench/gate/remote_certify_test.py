@@ -7,7 +7,7 @@ import pytest
 from bench.errors import EnvironmentMismatch
 from bench.gate.certify import certify
 from bench.gate.remote_certify import check_certificate
-from bench.score.remote_unit import pins_for
+from bench.cluster.pins import environment_pins as pins_for
 from bench.testsupport import checkout_root, load_task
 
 

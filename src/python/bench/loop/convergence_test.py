@@ -131,7 +131,7 @@ def trajectories(draw) -> Trajectory:
 
 
 def reference_outcome(trajectory: Trajectory) -> Outcome:
-    """The DESIGN §1 definitions read literally, over all pairs, independent of the implementation."""
+    """The docs/ARCHITECTURE.md §1 definitions read literally, over all pairs, independent of the implementation."""
     turns = trajectory.turns
     if any(t.solved for t in turns):
         return Outcome.CONVERGED

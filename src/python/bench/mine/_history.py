@@ -1,6 +1,6 @@
 """The git plumbing the miner needs: the first-parent line of the default branch and what each commit changed.
 
-Everything here reads a (bare) repository through :func:`bench.source._git.git`, so no hook, filter or config
+Everything here reads a (bare) repository through :func:`bench.source.git_command.git`, so no hook, filter or config
 of the mined repository ever runs. Output order is git's and therefore deterministic for a given history.
 """
 
@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from bench.errors import SourceError
-from bench.source._git import git, git_try
+from bench.source.git_command import git, git_try
 
 # Field and record separators for `git log --format`: bytes that cannot occur in a subject or body line.
 _FS, _RS = "\x1f", "\x1e"

@@ -6,7 +6,7 @@ import pytest
 from bench.mine import miner
 from bench.mine._history import Commit, FileChange, changed_files, first_parent_log
 from bench.mine.miner import Bounds, MineOptions, candidate_document, mine, report_document
-from bench.source._git import git
+from bench.source.git_command import git
 from bench.spec.load import spec_from_document
 
 REPO = "acme/widgets"

@@ -69,8 +69,11 @@ def get_model(model_id: str, params: ModelParams | None = None) -> Model:
 
 def declares_deterministic(model_id: str) -> bool:
     """Whether the provider's registered class says, for every model and setting, that the same inputs give the
-    same reply (``deterministic = True`` on the class, not decided per instance)."""
-    provider, _ = split_model_id(model_id)
+    same reply (``deterministic = True`` on the class, not decided per instance). False for an id that names no
+    provider (a prediction file's model name)."""
+    provider, sep, _ = model_id.partition("/")
+    if not sep or (provider not in _factories and provider not in PROVIDER_MODULES):
+        return False
     return getattr(_factory_for(provider), "deterministic", False) is True
 
 

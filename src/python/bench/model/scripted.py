@@ -2,7 +2,7 @@
 
 The trajectories are data, not code: ``tasks/synthetic/_scripted/<study>/<slug>.json`` holds, per feedback
 condition, the response text of each turn (SEARCH/REPLACE edits valid against the workspace as the previous
-turn left it) and the class the harness is expected to observe. ``bench.model.scripted_generate`` builds and
+turn left it) and the class the harness is expected to observe. ``bench.study.generate`` builds and
 verifies those files; ``tasks/synthetic/_scripted/README.md`` documents the modelling choices.
 
 Which regime a task gets is fixed by its id, so the mix is not chosen by hand::

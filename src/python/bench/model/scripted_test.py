@@ -9,7 +9,7 @@ import pytest
 
 from bench.errors import UsageError
 from bench.loop.convergence import NO_CANDIDATE
-from bench.model._scripted_host import HostRunner, load_tasks, played_states, replay
+from bench.study._scripted_host import HostRunner, load_tasks, played_states, replay
 from bench.model.protocol import ModelParams, RequestContext
 from bench.model.registry import get_model
 from bench.model.scripted import (

@@ -12,7 +12,8 @@ import pytest
 
 from bench.errors import CheckFailed
 from bench.mutate import operators as ops
-from bench.mutate.engine import ENGINE_VERSION, apply_mutation, mutate, revert
+from bench.mutate.engine import ENGINE_VERSION, mutate
+from bench.source.mutation_site import apply_mutation, revert
 
 
 def _tree(tmp_path: Path, source: str, name: str = "pkg/mod.py") -> Path:

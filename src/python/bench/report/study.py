@@ -1,8 +1,8 @@
 """Numbers the report shows, computed from typed runs; no formatting here (see ``tables``/``sections``).
 
 Everything is keyed and sorted by names, so results do not depend on the order of the records.
-Runs touched by an infrastructure error are excluded from every rate (DESIGN §2: never a model miss) and
-counted separately by the callers.
+Runs touched by an infrastructure error are excluded from every rate (docs/ARCHITECTURE.md §2: never a model
+miss) and counted separately by the callers.
 """
 
 from __future__ import annotations

@@ -107,7 +107,7 @@ def _task_page(task_id: str, units: list[dict], run_dir: Path) -> str:
 
 
 def _detail(run_dir: Path, record: dict) -> dict[int, dict]:
-    from bench.score.runner import detail_path
+    from bench.store.records import detail_path
 
     path = detail_path(run_dir, record["task_id"], record.get("model", ""), record.get("condition", ""),
                        int(record.get("sample", 0)))

@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 
 from bench.report.view import write_view
-from bench.score.runner import detail_path
+from bench.store.records import detail_path
 
 RECORD = {"task_id": "lib-1", "model": "m/x", "condition": "full", "sample": 0, "kind": "loop", "class": "STALLED",
           "class_reason": "same failure twice", "resolved": False,

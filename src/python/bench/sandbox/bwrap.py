@@ -23,7 +23,7 @@ from pathlib import Path
 from bench.errors import SandboxError
 from bench.sandbox import _bwrap_args, _cgroups, _identity, _requests, shutdown
 from bench.sandbox._capture import disk_growth_watch, pump
-from bench.sandbox._host_tools import ensure_tool
+from bench.sandbox.host_tools import ensure_tool
 from bench.sandbox.protocol import ExecRequest, ExecResult, Limits
 from bench.sandbox.registry import register
 

@@ -7,7 +7,7 @@ import os
 import textwrap
 from pathlib import Path
 
-from bench.sandbox import conformance
+from bench.environment.image import suite_image
 from bench.sandbox.bwrap import BwrapSandbox
 from bench.sandbox.cleanup import remove_tree, scratch_dir
 from bench.sandbox.protocol import ExecRequest
@@ -46,7 +46,7 @@ def _owners(root: Path) -> tuple[int, set[int]]:
 
 
 def test_run_leaving_a_1500_deep_mode_0_tree_is_handed_back_and_removed():
-    image_root, digest = conformance.suite_image()
+    image_root, digest = suite_image()
     with scratch_dir(prefix="bench-test-") as scratch:
         work = scratch / "work"
         work.mkdir()

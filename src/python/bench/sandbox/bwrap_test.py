@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bench.errors import SandboxError
+from bench.environment.image import suite_image
 from bench.sandbox import conformance
 from bench.sandbox.bwrap import BwrapSandbox, cgroup_layout
 from bench.sandbox.protocol import ExecRequest, Limits, Mount, NetworkPolicy
@@ -24,7 +25,7 @@ CASES = conformance.all_cases()
 
 @pytest.fixture(scope="module")
 def image():
-    return conformance.suite_image()
+    return suite_image()
 
 
 @pytest.fixture(scope="module")

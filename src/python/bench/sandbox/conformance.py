@@ -2,7 +2,7 @@
 
 Each case is a plain function ``(sandbox, image_root, image_digest, scratch) -> CaseResult``; it makes what it
 needs under ``scratch`` and checks the backend's observable behaviour only, so the same case judges bwrap and
-docker. ``run_suites(backend)`` builds/unpacks the slim image and runs everything. ``KNOWN_FAILURES`` lists
+docker. ``run_suites(backend, suite_image())`` runs everything on the slim image. ``KNOWN_FAILURES`` lists
 cases a backend is allowed to fail (kept empty: a failure is a bug to fix, not to list).
 """
 
@@ -295,14 +295,6 @@ def all_cases() -> tuple[Case, ...]:
     return CONFORMANCE_CASES + ATTACK_CASES
 
 
-def suite_image(cache_dir: Path | None = None) -> tuple[Path, str]:
-    """The slim image unpacked: (rootfs, digest). Built once if not cached."""
-    from bench.environment.image import ensure_image, unpack_image
-
-    image = ensure_image(SUITE_IMAGE, cache_dir=cache_dir)
-    return unpack_image(image, cache_dir=cache_dir), image.digest
-
-
 def run_case(backend_name: str, one: Case, sandbox, image_root: Path, digest: str, scratch: Path) -> CaseResult:
     result = one(sandbox, image_root, digest, scratch)
     if not result.passed and result.name in KNOWN_FAILURES.get(backend_name, set()):
@@ -310,14 +302,14 @@ def run_case(backend_name: str, one: Case, sandbox, image_root: Path, digest: st
     return result
 
 
-def run_suites(backend_name: str, *, cases: tuple[Case, ...] | None = None,
-               progress: Callable[[CaseResult], None] | None = None,
-               cache_dir: Path | None = None) -> tuple[CaseResult, ...]:
-    """Run ``cases`` (default: every conformance and attack case) against the backend, in order."""
+def run_suites(backend_name: str, image: tuple[Path, str], *, cases: tuple[Case, ...] | None = None,
+               progress: Callable[[CaseResult], None] | None = None) -> tuple[CaseResult, ...]:
+    """Run ``cases`` (default: every conformance and attack case) against the backend, in order, on ``image``
+    (rootfs, digest: ``bench.environment.image.suite_image()`` builds the one the suites are written for)."""
     from bench.sandbox.registry import get_sandbox
 
     sandbox = get_sandbox(backend_name)
-    image_root, digest = suite_image(cache_dir)
+    image_root, digest = image
     results = []
     with tempfile.TemporaryDirectory(prefix="lcb-conformance-") as scratch:
         os.chmod(scratch, 0o755)

@@ -143,7 +143,7 @@ def _digest_hex(digest: str) -> str:
 
 
 def _image_tar(digest_hex: str) -> Path:
-    from bench.environment.image import cached_tar_path
+    from bench.sandbox.image_store import cached_tar_path
 
     return cached_tar_path(digest_hex)
 

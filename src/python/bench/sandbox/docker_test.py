@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bench.errors import ImageError, SandboxError
+from bench.environment.image import suite_image
 from bench.sandbox import _docker_api, conformance
 from bench.sandbox.docker import CONTAINER_PREFIX, DockerSandbox
 from bench.sandbox.dockerd import private_dockerd
@@ -271,7 +272,7 @@ def test_no_sandbox_containers_are_left_behind(sandbox, api, image, workdir):
 def suite(docker_host):
     from bench.sandbox.registry import get_sandbox
 
-    image_root, digest = conformance.suite_image()
+    image_root, digest = suite_image()
     return get_sandbox("docker"), image_root, digest
 
 

@@ -35,7 +35,7 @@ def find_dockerd() -> Path:
             return Path(candidate)
     if os.geteuid() != 0:
         raise SandboxError("dockerd not found; install Debian's docker.io package (needs root)")
-    from bench.sandbox._host_tools import apt_lock, install_package
+    from bench.sandbox.host_tools import apt_lock, install_package
 
     with apt_lock():
         if not any(os.access(c, os.X_OK) for c in DOCKERD_CANDIDATES):
@@ -208,7 +208,7 @@ def docker_daemon():
     """The configured daemon when one answers, else a private one for the duration of the block.
 
     ``$BENCH_DOCKER_HOST`` points at the daemon inside the block, so backends made by the registry (which
-    take no arguments) use it: ``with docker_daemon(): run_suites("docker")``.
+    take no arguments) use it: ``with docker_daemon(): run_suites("docker", suite_image())``.
     """
     from bench.sandbox._docker_api import docker_host
 

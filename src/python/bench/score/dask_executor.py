@@ -15,18 +15,15 @@ unit of its run and disconnects: units not started never start, a running one fi
 
 from __future__ import annotations
 
-import importlib.util
 from collections import Counter
-from importlib.machinery import ModuleSpec
 from typing import Sequence
 
+from bench.cluster.client import (
+    CONNECT_SECONDS, RESOURCE, WORKERS_WAIT_SECONDS, cancel, check_workers, connect, release_as_completed, worker_info,
+)
 from bench.errors import ClusterError
 from bench.score.executor import Deliver, ExecutionStats, Job, UnitDone
 from bench.score.units import Unit, base_record
-
-RESOURCE = "sandbox"
-CONNECT_SECONDS = 30.0
-WORKERS_WAIT_SECONDS = 60.0
 
 
 def make_executor(address: str) -> "DaskExecutor":
@@ -51,7 +48,8 @@ class DaskExecutor:
         futures: dict = {}
         try:
             if units:
-                check_workers(client, self.address, self.workers_wait_seconds)
+                check_workers(client, self.address, harness_module="bench.score.remote_unit",
+                              seconds=self.workers_wait_seconds)
             futures = self._submit(client, job, units)
             per_worker: Counter = Counter()
             lost = 0
@@ -96,49 +94,6 @@ def prefer(candidates: Sequence[str], slot: int) -> list[str]:
     return [candidates[slot % len(candidates)]] if candidates else []
 
 
-def connect(address: str, seconds: float = CONNECT_SECONDS):
-    from distributed import Client
-
-    try:
-        return Client(address, timeout=seconds, set_as_default=False)
-    except (OSError, TimeoutError) as exc:
-        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
-
-
-def check_workers(client, address: str, seconds: float = WORKERS_WAIT_SECONDS) -> None:
-    """At least one worker, every worker able to import the harness, some worker offering the resource."""
-    try:
-        client.wait_for_workers(1, timeout=seconds)
-    except (OSError, TimeoutError) as exc:
-        raise ClusterError(f"no worker joined {address} within {seconds:.0f} s") from exc
-    # A worker that cannot import the harness dies on the first unit it is sent: refuse to start instead.
-    found = client.run(importlib.util.find_spec, "bench.score.remote_unit", on_error="return")
-    missing = sorted(a for a, spec in found.items() if not isinstance(spec, ModuleSpec))
-    if missing:
-        raise ClusterError(f"workers that cannot import the harness (run them from bench.pex or a venv with "
-                           f"it installed): {', '.join(missing)}")
-    if not any(info.get("resources", {}).get(RESOURCE) for info in worker_info(client).values()):
-        raise ClusterError(f"no worker of {address} offers the resource {RESOURCE!r}: start workers with "
-                           f"`dask worker {address} --nthreads 1 --resources {RESOURCE}=1`")
-
-
-def release_as_completed(client, futures: dict):
-    """Each finished future with what it was submitted for, released once handed out (a worker lost later
-    must not make the cluster compute it again)."""
-    from distributed import as_completed
-
-    for future in as_completed(list(futures), loop=client.loop):
-        yield future, futures.pop(future)
-        future.release()
-
-
-def cancel(client, futures) -> None:
-    try:
-        client.cancel(list(futures), force=True)
-    except Exception:  # noqa: BLE001  the scheduler may be gone; it then drops the client's tasks itself
-        pass
-
-
 def _finished(future, unit: Unit, job: Job) -> UnitDone:
     """The unit's result; a unit whose workers all died is recorded as an infrastructure error."""
     from distributed.scheduler import KilledWorker
@@ -166,11 +121,3 @@ def _retries(client, run_id: str) -> int:
         return 0
     starts = Counter(tuple(message["unit"]) for _, message in events)
     return sum(count - 1 for count in starts.values())
-
-
-def worker_info(client) -> dict:
-    """Address -> info of every worker (newer clients list only the first few unless asked for all)."""
-    import inspect
-
-    every = {"n_workers": -1} if "n_workers" in inspect.signature(client.scheduler_info).parameters else {}
-    return client.scheduler_info(**every)["workers"]

@@ -40,8 +40,10 @@ def parse_unit_name(spec, model_id: str, name: str) -> Unit:
 
 
 def require_deterministic(model_id: str) -> None:
-    from bench.model.registry import declares_deterministic
+    from bench.model.registry import declares_deterministic, get_model, known_providers, split_model_id
 
+    if split_model_id(model_id)[0] not in known_providers():
+        get_model(model_id)  # raises the registry's error, which names the known providers
     if not declares_deterministic(model_id):
         raise UsageError(f"{model_id} does not declare itself deterministic: Pants would cache one draw of it as "
                          f"the answer. Score it with `bench score --model {model_id}` instead")

@@ -72,7 +72,7 @@ class LoopbackCluster:
         """Wait until every live worker has joined; returns worker name -> address."""
         from distributed import Client
 
-        from bench.score.dask_executor import worker_info
+        from bench.cluster.client import worker_info
 
         deadline = time.monotonic() + timeout
         live = sum(w.poll() is None for w in self.workers)

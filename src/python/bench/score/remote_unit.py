@@ -18,36 +18,19 @@ import hashlib
 import shutil
 import tempfile
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 
+from bench.cluster.pins import Pins, environment_pins
 from bench.errors import EnvironmentMismatch
 from bench.score.executor import Job, UnitDone
 from bench.score.units import Unit
 
 
-@dataclass(frozen=True)
-class Pins:
-    """The client's view of what a task is scored in; a worker must see the same."""
-
-    lock_sha256: str
-    image: str
-    image_digest: str
-    runner_version: str
-
-    @property
-    def environment(self) -> str:
-        """Where units prefer to go: the workers that already hold this environment (lock + image)."""
-        return hashlib.sha256(f"{self.lock_sha256}\n{self.image}".encode()).hexdigest()[:16]
-
-
 def pins_for(spec, root: Path) -> Pins:
-    from bench.environment.image import image_folder, read_pin
+    """The client's pins of a scored task: its environment and this harness's runner version."""
     from bench.score.units import RUNNER_VERSION
-    from bench.store.canonical import sha256_bytes
 
-    digest, _ = read_pin(image_folder(spec.image, root))
-    return Pins(sha256_bytes((root / spec.lockfile).read_bytes()), spec.image, digest or "", RUNNER_VERSION)
+    return environment_pins(spec, root, runner_version=RUNNER_VERSION)
 
 
 def check_pins(task, expected: Pins) -> None:

@@ -19,7 +19,6 @@ from bench.model.protocol import ModelParams
 from bench.score.units import Unit, base_record, record_key
 from bench.store.canonical import canonical_json, sha256_of
 from bench.store.records import RecordWriter, read_records
-from bench.store.verify import DETERMINISTIC_PROVIDERS
 
 
 @dataclass(frozen=True)
@@ -134,15 +133,12 @@ def write_detail(out_dir: Path, unit: Unit, detail: dict) -> None:
     Written before the record, so a recorded unit always has its detail; git ignores these files in committed
     results (a real-code task's diff quotes the library)."""
     from bench.store.atomic import write_atomic
+    from bench.store.records import detail_path
 
     path = detail_path(out_dir, unit.spec.task_id, unit.model_id, unit.condition, unit.sample)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, canonical_json({"task_id": unit.spec.task_id, "model": unit.model_id,
                                        "condition": unit.condition, "sample": unit.sample, **detail}) + b"\n")
-
-
-def detail_path(out_dir: Path, task_id: str, model: str, condition: str, sample: int) -> Path:
-    return out_dir / "units" / task_id / f"{model.replace('/', '-')}.{condition}.{sample}.json"
 
 
 def _keep_store_files(store: Path, files) -> None:
@@ -212,7 +208,9 @@ class _UnitContext:
         started = time.monotonic()
         detail = None
         # Prompts and responses are kept by hash unless `bench verify` can recompute the record instead.
-        store = None if self.plan.model_id.split("/", 1)[0] in DETERMINISTIC_PROVIDERS else self.store_dir
+        from bench.model.registry import declares_deterministic
+
+        store = None if declares_deterministic(self.plan.model_id) else self.store_dir
         try:
             task = self.pool.get(unit.spec)
             record = base_record(unit, task.integrity, self.benchmark)
@@ -229,7 +227,7 @@ class _UnitContext:
         return record, timing, detail
 
     def _dispatch(self, unit: Unit, task, store) -> tuple[dict, dict]:
-        from bench.loop.driver import LoopConfig, run_loop
+        from bench.score.repair_loop import LoopConfig, run_loop
         from bench.score.attempt import single_attempt
         from bench.score.resample import resample
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.errors import SourceError
-from bench.source._git import git, git_try, has_commit
+from bench.source.git_command import git, git_try, has_commit
 from bench.spec.model import TaskSpec
 from bench.variables import cache_dir, get
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.errors import SpecError
-from bench.source._git import git
+from bench.source.git_command import git
 from bench.spec.model import TaskSpec
 
 SIDES = ("base", "fix")
@@ -75,7 +75,7 @@ def _prepare_from_git(spec: TaskSpec, side: str, dest: Path, git_dir: Path, base
 
 
 def _prepare_mutation(spec: TaskSpec, side: str, dest: Path) -> str:
-    from bench.mutate.engine import apply_mutation
+    from bench.source.mutation_site import apply_mutation
     from bench.source.sdist import fetch_sdist, unpack_sdist
 
     assert spec.sdist is not None and spec.mutation is not None

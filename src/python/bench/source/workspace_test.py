@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.source._git import git, git_env
+from bench.source.git_command import git, git_env
 from bench.source.workspace import prepare, tree_digest
 from bench.spec.load import spec_from_document
 

@@ -7,8 +7,9 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomic(path: Path, data: bytes, *, mode: int = 0o644) -> Path:
-    """Write `data` to a temp file beside `path`, flush it to disk, then `os.replace` it into place."""
+def write_atomic(path: Path, data: bytes, *, mode: int = 0o644, sync: bool = True) -> Path:
+    """Write `data` to a temp file beside `path`, flush it to disk (unless `sync` is False: scratch trees that
+    a crash throws away anyway), then `os.replace` it into place."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
@@ -16,7 +17,8 @@ def write_atomic(path: Path, data: bytes, *, mode: int = 0o644) -> Path:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if sync:
+                os.fsync(handle.fileno())
         os.chmod(temp, mode)  # mkstemp makes 0600; results and pins are meant to be read by others
         os.replace(temp, path)
     except BaseException:

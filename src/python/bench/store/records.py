@@ -78,3 +78,8 @@ class RecordWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def detail_path(out_dir: Path, task_id: str, model: str, condition: str, sample: int) -> Path:
+    """Where a run folder keeps one unit's detail for `bench view` (each turn's diff and feedback)."""
+    return out_dir / "units" / task_id / f"{model.replace('/', '-')}.{condition}.{sample}.json"

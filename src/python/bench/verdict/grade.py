@@ -1,4 +1,4 @@
-"""From a test run to a verdict, exactly as DESIGN §2 defines the outcomes.
+"""From a test run to a verdict, exactly as docs/ARCHITECTURE.md §2 defines the outcomes.
 
 solved       every fail_to_pass test executed and passed (skipped or xfailed is not passed)
 model_miss   the edit applied but a target still fails, or the edit broke collection / the run, or the run

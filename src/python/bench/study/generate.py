@@ -1,11 +1,11 @@
 """Build ``tasks/synthetic/_scripted/<study>/<slug>.json`` from the synthetic suite, and verify every file.
 
-Run ``python -m bench.model.scripted_generate`` from the checkout (it takes no arguments). For each task:
+Run ``python -m bench.study.generate`` from the checkout (it takes no arguments). For each task:
 
 1. its regime comes from :func:`bench.model.scripted.regime_of` (a hash of the task id, never chosen);
 2. failing candidate programs are drawn, in a fixed order, from a pool: partial fixes (the initial program
    with a proper subset of the initial→reference diff hunks), then single-site mutants of the reference,
-   then of the initial program (:mod:`bench.model._ast_mutations`), the mutants in an order seeded by the
+   then of the initial program (:mod:`bench.model.ast_mutations`), the mutants in an order seeded by the
    task id. Each is run against the hidden tests on the host. A candidate qualifies if it compiles and
    still fails a fail_to_pass test (otherwise the harness would score it solved);
 3. the regime's trajectory is assembled (see ``tasks/synthetic/_scripted/README.md``) and rendered as
@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from bench.errors import CheckFailed
-from bench.model._scripted_host import Files, HostRunner, Observation, SyntheticTask, load_tasks, replay
-from bench.model._scripted_pool import Candidate, candidate_pool, cosmetic_variant
+from bench.study._scripted_host import Files, HostRunner, Observation, SyntheticTask, load_tasks, replay
+from bench.study._scripted_pool import Candidate, candidate_pool, cosmetic_variant
 from bench.model.repairer import render_no_op, render_search_replace
 from bench.model.scripted import (
     CONDITIONS, DATA_SCHEMA, DEFAULT_STUDY, EXPECTED_CLASS, REGIMES, SCRIPTED_DIR, STUDY_TURN_BUDGET,
@@ -195,7 +195,7 @@ def _pick(evaluated: list[tuple[Candidate, Observation]], key, count: int) -> li
 _README_HEAD = """\
 # Scripted trajectories of the convergence study
 
-Written by `python -m bench.model.scripted_generate` (run it from the checkout after changing the synthetic
+Written by `python -m bench.study.generate` (run it from the checkout after changing the synthetic
 suite); `bench/model/scripted_test.py` checks that every file is current and replays to its expected class.
 The model `scripted/<study>` (`bench/model/scripted.py`) replays `<study>/<slug>.json`: per feedback
 condition, the response text of each turn, SEARCH/REPLACE edits valid against the workspace as the previous

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import ast
 
-from bench.model._ast_mutations import apply_mutation, enumerate_mutations
+from bench.model.ast_mutations import apply_mutation, enumerate_mutations
 
 SOURCE = '''\
 def clamp(x, lo, hi):

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench.score.run_summary import error_lines, run_summary
+from bench.report.run_summary import error_lines, run_summary
 
 ATTEMPT_OK = {"task_id": "a", "condition": "single", "sample": 0, "kind": "attempt", "outcome": "solved",
               "resolved": True, "usage": {"total_tokens": 12}}

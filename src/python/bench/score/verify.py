@@ -9,9 +9,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-DETERMINISTIC_PROVIDERS = ("scripted", "repairer")
-
-
 @dataclass(frozen=True)
 class Check:
     unit: str

@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import json
 
-from bench.model._scripted_host import HostRunner, apply_response, load_tasks
-from bench.model._scripted_pool import _hunks, candidate_pool, cosmetic_variant
+from bench.study._scripted_host import HostRunner, apply_response, load_tasks
+from bench.study._scripted_pool import _hunks, candidate_pool, cosmetic_variant
 from bench.model.scripted import find_scripted_root
-from bench.model.scripted_generate import _no_op, build
+from bench.study.generate import _no_op, build
 
 SCRIPTED_ROOT = find_scripted_root()
 CHECKOUT = SCRIPTED_ROOT.parents[2]

@@ -33,7 +33,7 @@ def error_reason(record: dict) -> str:
 
 
 def run_summary(records: Sequence[dict], *, ran: int, resumed: int, wall_seconds: float) -> dict:
-    from bench.score.summary import resolved
+    from bench.report.console import resolved
 
     outcomes = Counter(r.get("class") or r.get("outcome", "") for r in records)
     tokens = sum(_tokens(r) for r in records)

@@ -1,4 +1,4 @@
-from bench.environment import _build_floor as floor
+from bench.environment import build_floor as floor
 from bench.environment.lock import LockInput
 
 FIRST_PASS = """\

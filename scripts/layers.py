@@ -1,0 +1,185 @@
+"""Print the harness's package import graph (from the AST, lazy imports inside functions included), its cycles
+between packages, imports against the layer order (docs/ARCHITECTURE.md) and imports of another package's
+private modules (``pkg/_name.py``).
+
+    python scripts/layers.py [--src src/python] [--modules]
+
+``--modules`` also prints module-level cycles inside each package. Exit 1 when any of the three exists; the
+test ``tests/layers_test.py`` runs it under ``./pants test ::``, so the build refuses such an import.
+Imports by name (``importlib`` with a string, how provider and backend registries load plugins) are not edges.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+TOP = "bench"
+
+# Lowest first. A package may import the top-level modules and packages of lower layers only; "(top)" is the
+# bench package's own modules (errors, variables, progress). A new package must be given a layer here.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("(top)",),
+    ("store",),
+    ("spec", "loop", "model", "sandbox"),
+    ("environment", "source", "verdict"),
+    ("attempt", "mutate", "cluster"),
+    ("gate", "report", "study"),
+    ("score", "mine"),
+    ("cli",),
+)
+
+
+def module_name(path: Path, src: Path) -> str:
+    """Dotted name; a package's ``__init__`` keeps its suffix so that it belongs to its own package."""
+    return ".".join(path.relative_to(src).with_suffix("").parts)
+
+
+def imports_of(path: Path, module: str) -> set[str]:
+    """Every ``bench.*`` module this file imports, at any depth of the file (lazy imports count)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {name for name in found if name == TOP or name.startswith(TOP + ".")}
+
+
+def package_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 else "(top)"
+
+
+def graph(src: Path, *, tests: bool = False) -> dict[str, set[str]]:
+    """module -> modules it imports (only modules that exist under ``src``)."""
+    files = {module_name(p, src): p for p in sorted((src / TOP).rglob("*.py"))
+             if tests or not (p.name.endswith("_test.py") or p.name == "conftest.py" or p.name == "testsupport.py")}
+    edges: dict[str, set[str]] = {}
+    for module, path in files.items():
+        edges[module] = {_resolve(name, files) for name in imports_of(path, module)} & set(files)
+        edges[module].discard(module)
+    return edges
+
+
+def _resolve(name: str, files) -> str:
+    """The file an imported name lives in: a module, a package's __init__, or (a name imported from a module)
+    its parent's."""
+    for candidate in (name, f"{name}.__init__", name.rpartition(".")[0], f"{name.rpartition('.')[0]}.__init__"):
+        if candidate in files:
+            return candidate
+    return name
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one node (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    sys.setrecursionlimit(10000)
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(edges.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def package_graph(edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    packages: dict[str, set[str]] = defaultdict(set)
+    for module, targets in edges.items():
+        packages[package_of(module)]
+        for target in targets:
+            if package_of(target) != package_of(module):
+                packages[package_of(module)].add(package_of(target))
+    return dict(packages)
+
+
+def private_crossings(edges: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """(importer, private module) pairs where the private module lives in another package."""
+    return sorted((module, target) for module, targets in edges.items() for target in targets
+                  if target.rpartition(".")[2].startswith("_") and not target.endswith(".__init__")
+                  and package_of(target) != package_of(module))
+
+
+def layer_of(package: str) -> int | None:
+    return next((index for index, layer in enumerate(LAYERS) if package in layer), None)
+
+
+def against_layers(edges: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """(importer, imported) module pairs whose packages break the layer order: the imported package is not in
+    a lower layer, or either has no layer."""
+    found = []
+    for module, targets in edges.items():
+        mine = layer_of(package_of(module))
+        for target in targets:
+            theirs = layer_of(package_of(target))
+            if package_of(target) != package_of(module) and (mine is None or theirs is None or theirs >= mine):
+                found.append((module, target))
+    return sorted(found)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--src", type=Path, default=Path(__file__).resolve().parents[1] / "src" / "python")
+    parser.add_argument("--modules", action="store_true", help="also print module cycles inside packages")
+    args = parser.parse_args(argv)
+    edges = graph(args.src)
+    packages = package_graph(edges)
+    print("package imports (lazy imports included):")
+    for package in sorted(packages):
+        print(f"  {package:<12} -> {', '.join(sorted(packages[package])) or '-'}")
+    package_cycles = cycles(packages)
+    print(f"cycles between packages: {len(package_cycles)}")
+    for component in package_cycles:
+        print("  " + " <-> ".join(component))
+    layered = against_layers(edges)
+    print(f"imports against the layer order: {len(layered)}")
+    for importer, target in layered:
+        print(f"  {importer} -> {target}")
+    crossings = private_crossings(edges)
+    print(f"cross-package imports of private modules: {len(crossings)}")
+    for importer, target in crossings:
+        print(f"  {importer} -> {target}")
+    if args.modules:
+        module_cycles = cycles(edges)
+        print(f"module cycles: {len(module_cycles)}")
+        for component in module_cycles:
+            print("  " + " <-> ".join(component))
+    return 1 if package_cycles or layered or crossings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
