@@ -26,7 +26,7 @@ from bench.sandbox.protocol import ExecRequest, Limits, NetworkPolicy
 from bench.sandbox.registry import get_sandbox
 from bench.source.workspace import prepare
 from bench.spec.load import discover, load_all, select
-from bench.testsupport import checkout_root
+from bench.testing.support import checkout_root
 from bench.verdict.run_tests import BASE_ENV, pytest_argv
 
 INSTALL_LIMITS = Limits(wall_seconds=900.0, memory_bytes=4 << 30, pids=1024, cpus=2.0, output_bytes=4 << 20)

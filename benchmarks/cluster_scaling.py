@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from bench.model.protocol import ModelParams
-from bench.score.loopback_cluster import start_cluster
+from bench.testing.loopback_cluster import start_cluster
 from bench.score.runner import RunPlan, run
 from bench.spec.load import discover, load_all, select
 from bench.variables import find_root

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from bench.sandbox.protocol import ExecRequest, Mount
 from bench.score.evaluate import evaluate
-from bench.testsupport import prepared_task, whole_file_edit
+from bench.testing.support import prepared_task, whole_file_edit
 from bench.verdict.run_tests import BASE_ENV
 
 

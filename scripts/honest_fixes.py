@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "src" / "python"))
 
 def honest_reply(spec, base: Path, fix: Path) -> tuple[str, tuple, tuple]:
     """The fix as a SEARCH/REPLACE reply (whole files), with the (path, text) before and after."""
-    from bench.testsupport import whole_file_edit
+    from bench.testing.support import whole_file_edit
 
     before = tuple((p, _text(base / p)) for p in spec.source_files)
     after = tuple((p, _text(fix / p)) for p in spec.source_files)

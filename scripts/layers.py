@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("gate", "report", "study"),
     ("score", "mine"),
     ("cli",),
+    ("testing",),  # what tests and benchmarks use: may import anything, imported by nothing of the harness
 )
 
 
@@ -64,7 +65,7 @@ def package_of(module: str) -> str:
 def graph(src: Path, *, tests: bool = False) -> dict[str, set[str]]:
     """module -> modules it imports (only modules that exist under ``src``)."""
     files = {module_name(p, src): p for p in sorted((src / TOP).rglob("*.py"))
-             if tests or not (p.name.endswith("_test.py") or p.name == "conftest.py" or p.name == "testsupport.py")}
+             if tests or not (p.name.endswith("_test.py") or p.name == "conftest.py")}
     edges: dict[str, set[str]] = {}
     for module, path in files.items():
         edges[module] = {_resolve(name, files) for name in imports_of(path, module)} & set(files)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.testsupport import checkout_root, load_task, run_bench, whole_file_edit
+from bench.testing.support import checkout_root, load_task, run_bench, whole_file_edit
 
 TASK = "synthetic.caesar_shift"
 
@@ -98,7 +98,7 @@ def test_check_on_a_terminal_says_to_pipe_the_edit_instead_of_waiting():
     import subprocess
     import sys
 
-    from bench.testsupport import child_env
+    from bench.testing.support import child_env
 
     leader, follower = pty.openpty()
     try:

@@ -8,7 +8,7 @@ import shutil
 import socket
 from pathlib import Path
 
-from bench.testsupport import checkout_root, run_bench
+from bench.testing.support import checkout_root, run_bench
 
 TASK = "synthetic.caesar_shift"
 
@@ -137,7 +137,7 @@ def test_ctrl_c_stops_at_once_says_how_to_resume_and_the_resume_completes(tmp_pa
     import sys
     import time
 
-    from bench.testsupport import child_env
+    from bench.testing.support import child_env
 
     out = tmp_path / "out"
     argv = [sys.executable, "-m", "bench.cli.main", "score", "--model", "scripted", "--tasks", "synthetic.[a-f]*",

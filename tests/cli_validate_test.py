@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bench.spec.validate_test import GOOD_PR
-from bench.testsupport import run_bench
+from bench.testing.support import run_bench
 
 
 def _bench(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.score.loopback_cluster import start_cluster
-from bench.testsupport import checkout_root, empty_checkout, run_bench
+from bench.testing.loopback_cluster import start_cluster
+from bench.testing.support import checkout_root, empty_checkout, run_bench
 
 RELEASE = "cachetools==5.5.0"
 SYNTHETIC = "caesar_shift"

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.score.loopback_cluster import LoopbackCluster, start_cluster
-from bench.testsupport import checkout_root, child_env, run_bench
+from bench.testing.loopback_cluster import LoopbackCluster, start_cluster
+from bench.testing.support import checkout_root, child_env, run_bench
 
 TASKS = "synthetic.c*"  # 6 tasks; the scripted study runs both conditions: 12 repair loops
 UNITS = 12
@@ -125,7 +125,7 @@ def test_cluster_results_are_byte_identical_to_local_threads(root, cluster, refe
 def test_predictions_on_the_cluster_match_local_threads(root, cluster, tmp_path):
     import difflib
 
-    from bench.testsupport import load_task
+    from bench.testing.support import load_task
 
     folder = root / load_task("synthetic.caesar_shift").synthetic_dir
     initial, fixed = ((folder / side / "caesar.py").read_text() for side in ("initial", "reference"))

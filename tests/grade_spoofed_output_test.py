@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 from bench.score.evaluate import evaluate
-from bench.testsupport import checkout_root, prepared_task, whole_file_edit
+from bench.testing.support import checkout_root, prepared_task, whole_file_edit
 
 TASK = "synthetic.caesar_shift"
 

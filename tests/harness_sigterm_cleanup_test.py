@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench.testsupport import checkout_root, child_env, load_task, whole_file_edit
+from bench.testing.support import checkout_root, child_env, load_task, whole_file_edit
 
 TASK = "synthetic.caesar_shift"
 

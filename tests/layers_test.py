@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.testsupport import checkout_root
+from bench.testing.support import checkout_root
 
 
 def _layers():

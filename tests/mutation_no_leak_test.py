@@ -20,7 +20,7 @@ import pytest
 
 from bench.sandbox.protocol import ExecRequest, Limits
 from bench.source.sdist import fetch_sdist, unpack_sdist
-from bench.testsupport import prepared_task
+from bench.testing.support import prepared_task
 from bench.verdict.run_tests import BASE_ENV
 
 TASK = "mutation.six.1.16.0.08bbcc5a"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.testsupport import empty_checkout, run_bench
+from bench.testing.support import empty_checkout, run_bench
 
 RELEASE = "cachetools==5.5.0"
 

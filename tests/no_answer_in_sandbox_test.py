@@ -16,7 +16,7 @@ import pytest
 
 from bench.score.no_leak import release_leaks, release_needles
 from bench.spec.load import discover, load_all
-from bench.testsupport import checkout_root, prepared_task
+from bench.testing.support import checkout_root, prepared_task
 
 RELEASES = ("idna", "more-itertools")
 
@@ -66,7 +66,7 @@ def test_a_copy_under_another_name_is_masked_for_the_task_it_answers(tmp_path):
     word: masked (by content) in the scored runs of the task whose mutant sits in `bucket`, so borrowing it
     fails there (run-time layers alone: the static scan would flag the loader first)."""
     from bench.score.evaluate import evaluate
-    from bench.testsupport import whole_file_edit
+    from bench.testing.support import whole_file_edit
 
     task = prepared_task(BUCKET_TASK, tmp_path / "prepared")
     assert [p for p in task.content_masks if p.endswith("/importlib_metadata/_itertools.py")]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.testsupport import checkout_root, run_bench
+from bench.testing.support import checkout_root, run_bench
 
 TASKS = ("caesar_shift", "anagram_groups", "roman_numerals")
 OWN_LOCK = "roman_numerals"  # in the copy, the one task with a lock of its own

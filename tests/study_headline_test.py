@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.testsupport import checkout_root, run_bench
+from bench.testing.support import checkout_root, run_bench
 
 
 def _expected() -> Counter:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.testsupport import checkout_root, run_bench
+from bench.testing.support import checkout_root, run_bench
 
 TASKS = ("synthetic.anagram_groups", "mutation.idna.3.10.047e7b84")
 WIDTH, HEIGHT = 1280, 1600

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bench.score.evaluate import evaluate
-from bench.testsupport import checkout_root, prepared_task, whole_file_edit
+from bench.testing.support import checkout_root, prepared_task, whole_file_edit
 from tampering.attacks import ATTACKS
 
 SYNTHETIC = "synthetic.caesar_shift"
@@ -39,7 +39,7 @@ def mutation(tmp_path_factory):
 @pytest.fixture(scope="module")
 def pr(tmp_path_factory):
     from bench.source.git import mirror_for
-    from bench.testsupport import load_task
+    from bench.testing.support import load_task
 
     if mirror_for(load_task(PR).repo) is None:
         pytest.skip(f"no local mirror of {load_task(PR).repo} (set BENCH_MIRROR_DIR)")

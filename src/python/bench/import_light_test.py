@@ -16,7 +16,7 @@ def test_import_bench_and_cli_parser_stay_light():
         "bench.cli.main.build_parser()\n"
         f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))\n"
     )
-    from bench.testsupport import child_env
+    from bench.testing.support import child_env
 
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=child_env())
     assert out.stdout.strip() == ""

@@ -31,6 +31,8 @@ VARIABLES = {
         Variable("BENCH_CLUSTER", "", "Dask scheduler address (tcp://HOST:8786) that `bench score`, `certify`, "
                  "`admit` and `mutate --admit` send their work to, as --cluster does; empty: this process."),
         Variable("BENCH_NO_PROGRESS", "", "Set to 1 to hide progress bars on stderr."),
+        Variable("BENCH_PLUGINS", "", "Comma-separated modules to import when a model provider or sandbox backend "
+                 "is not known: each registers its own (bench.plugins)."),
     )
 }
 

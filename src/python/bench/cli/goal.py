@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     import time
 
-    from bench.cli.score import conclude_run
+    from bench.cli.run_folder import conclude_run
 
     started = time.monotonic()
     plan = _plan(args, tuple(args.specs), out=args.out, commit=args.commit)

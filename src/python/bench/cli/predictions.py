@@ -35,11 +35,10 @@ def score_predictions(args) -> int:
     threads here (``--workers``) or a cluster (``--cluster``); records, resume and results as for models."""
     import time
 
-    from bench.cli.score import finish_run
+    from bench.cli.run_folder import conclude_run
     from bench.errors import UsageError
     from bench.model.protocol import ModelParams
     from bench.score.runner import RunPlan, run
-    from bench.report.console import summary_lines
     from bench.score.units import Unit
     from bench.spec.load import discover, load_all
     from bench.variables import find_root, get
@@ -64,9 +63,7 @@ def score_predictions(args) -> int:
     if plan.cluster and result.execution is not None:
         for line in result.execution.lines():
             print(line, file=sys.stderr)
-    for line in summary_lines(result.records):
-        print(line)
-    return finish_run(result, out, time.monotonic() - started)
+    return conclude_run(result, out, "predictions", report=False, wall_seconds=time.monotonic() - started)
 
 
 def _first_of_each(units: list) -> list:

@@ -7,7 +7,7 @@ import pytest
 
 from bench.cli import report
 from bench.errors import UsageError
-from bench.report.synthetic import synthetic_records
+from bench.report.demo_records import synthetic_records
 
 
 def parse(argv: list[str]) -> argparse.Namespace:

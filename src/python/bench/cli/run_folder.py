@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import time
 from pathlib import Path
 
@@ -40,3 +41,32 @@ def add_arguments(parser) -> None:
                         help="results/runs/<model>/<NAME>/ instead of a timestamp: run again with it to resume")
     parser.add_argument("--update-reference", action="store_true",
                         help="write the committed reference folder results/study/<model>/ (regenerating it)")
+
+
+def conclude_run(result, out: Path, model_id: str, *, report: bool, wall_seconds: float) -> int:
+    """What every finished run prints and writes after its records: the summary, report/ and summary.json."""
+    from bench.report.console import summary_lines
+
+    print(f"{model_id}: {len(result.records)} units ({result.ran} run now, {result.skipped} resumed) → "
+          f"{result.results_path}")
+    for line in summary_lines(result.records):
+        print(line)
+    if report and result.records:
+        from bench.report.build import build_report
+
+        paths = build_report(list(result.records), out / "report")
+        print(f"report: {paths.md} {paths.html}", file=sys.stderr)
+    return finish_run(result, out, wall_seconds)
+
+
+def finish_run(result, out: Path, wall_seconds: float) -> int:
+    """Write summary.json; with infrastructure errors, name them on stderr and exit 3."""
+    from bench.errors import EXIT_INFRA
+    from bench.report.run_summary import error_lines, run_summary, write_summary
+
+    write_summary(out, run_summary(result.records, ran=result.ran, resumed=result.skipped,
+                                   wall_seconds=wall_seconds))
+    lines = error_lines(result.records, out)
+    for line in lines:
+        print(line, file=sys.stderr)
+    return EXIT_INFRA if lines else 0

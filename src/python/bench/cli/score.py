@@ -154,23 +154,9 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
     if plan.cluster and result.execution is not None:
         for line in result.execution.lines():
             print(line, file=sys.stderr)
+    from bench.cli.run_folder import conclude_run
+
     return conclude_run(result, out, model_id, report=not args.no_report, wall_seconds=time.monotonic() - started)
-
-
-def conclude_run(result, out: Path, model_id: str, *, report: bool, wall_seconds: float) -> int:
-    """What every finished run prints and writes after its records: the summary, report/ and summary.json."""
-    from bench.report.console import summary_lines
-
-    print(f"{model_id}: {len(result.records)} units ({result.ran} run now, {result.skipped} resumed) → "
-          f"{result.results_path}")
-    for line in summary_lines(result.records):
-        print(line)
-    if report and result.records:
-        from bench.report.build import build_report
-
-        paths = build_report(list(result.records), out / "report")
-        print(f"report: {paths.md} {paths.html}", file=sys.stderr)
-    return finish_run(result, out, wall_seconds)
 
 
 @contextlib.contextmanager
@@ -203,16 +189,3 @@ def _resume_hint(out: Path):
             print(f"stopped: {kept} units are recorded in {out}; units that were running are not and will run "
                   f"again: resume with the same command and --out {out}", file=sys.stderr)
         raise
-
-
-def finish_run(result, out: Path, wall_seconds: float) -> int:
-    """Write summary.json; with infrastructure errors, name them on stderr and exit 3."""
-    from bench.errors import EXIT_INFRA
-    from bench.report.run_summary import error_lines, run_summary, write_summary
-
-    write_summary(out, run_summary(result.records, ran=result.ran, resumed=result.skipped,
-                                   wall_seconds=wall_seconds))
-    lines = error_lines(result.records, out)
-    for line in lines:
-        print(line, file=sys.stderr)
-    return EXIT_INFRA if lines else 0

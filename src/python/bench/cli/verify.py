@@ -31,7 +31,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from bench.errors import CheckFailed, UsageError
     from bench.model.registry import declares_deterministic
-    from bench.score.verify import check_stored_hashes, recompute
+    from bench.score.recompute import check_stored_hashes, recompute
     from bench.store.records import read_records
     from bench.variables import find_root, get
 
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"no results file at {path}")
         records = read_records(path)
         if args.prune_third_party:
-            from bench.score.verify import prune_third_party
+            from bench.score.recompute import prune_third_party
 
             print(f"pruned {prune_third_party(records, path.parent / 'store')} stored file(s) of real-code tasks")
         deterministic = [r for r in records if declares_deterministic(r["model"])]
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 def _verify_certificates(folder: Path, root: Path, sandbox: str):
     from bench.gate.certify import certify, read_certificate
     from bench.spec.load import discover, load_all
-    from bench.score.verify import Check, first_difference
+    from bench.score.recompute import Check, first_difference
 
     import json
 

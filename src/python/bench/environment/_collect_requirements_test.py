@@ -1,7 +1,7 @@
 """The collector's data-only parts (no build backend runs here; that path is exercised in the sandbox)."""
 
 from bench.environment import _collect_requirements as collect
-from bench.environment._testing import write_files
+from bench.testing.environment import write_files
 
 
 def _collector(tmp_path, project="demo"):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from bench.spec.model import normalise_name
+
 INPUT_NAME = "requirements.in"
 OUTPUT_NAME = "requirements.lock"
 UPLOADED_PRIOR_TO = "--uploaded-prior-to"
@@ -77,11 +79,6 @@ def with_header(body: str, header: tuple[str, ...]) -> str:
 
 _NAME_RE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*([^\s;\\]+)\s*(?:;\s*(.+?))?\s*$")
 _HASH_RE = re.compile(r"--hash[=\s]+(\w+):([0-9a-fA-F]+)")
-
-
-def normalise_name(name: str) -> str:
-    """PEP 503 normalised project name."""
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def logical_lines(text: str) -> list[str]:

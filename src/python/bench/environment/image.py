@@ -9,8 +9,6 @@ unpacked once to ``images/rootfs/<hex>/`` for bwrap.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 
 import hashlib
 import json
@@ -28,6 +26,7 @@ from bench.environment import _mmdebstrap
 from bench.errors import ImageError
 from bench.sandbox.image_store import images_cache
 from bench.store.atomic import write_atomic
+from bench.store.locks import file_lock
 
 RECIPE_FILE = "recipe.json"
 DIGEST_FILE = "digest"
@@ -182,15 +181,8 @@ def _cached_image(name: str, recipe_sha: str, pinned_digest: str | None, cache: 
     return None
 
 
-@contextlib.contextmanager
 def _build_lock(cache: Path, name: str):
-    cache.mkdir(parents=True, exist_ok=True)
-    with open(cache / f".build-{name}.lock", "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    return file_lock(cache / f".build-{name}.lock")
 
 
 def ensure_image(name: str, *, root: Path | None = None, cache_dir: Path | None = None) -> Image:

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.environment._testing import scoring_test_image, tiny_src_repo, write_files
+from bench.testing.environment import scoring_test_image, tiny_src_repo, write_files
 from bench.environment.lock import (
     SYNTHETIC_LOCK,
     Lock,

@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from bench.store.canonical import canonical_json
+
 MANIFEST_VERSION = 1
 HARNESS_VERSION_FALLBACK = "0.1.0"
 
@@ -107,7 +109,7 @@ class Manifest:
         return asdict(self)
 
     def canonical_json(self) -> str:
-        return canonical_json(self.to_dict())
+        return canonical_json(self.to_dict()).decode("utf-8")
 
     @property
     def sha256(self) -> str:
@@ -129,11 +131,6 @@ class Manifest:
             harness_commit=data["harness_commit"],
             manifest_version=int(data.get("manifest_version", MANIFEST_VERSION)),
         )
-
-
-def canonical_json(value: Any) -> str:
-    """Sorted keys, no whitespace, UTF-8 kept: the same value always gives the same bytes."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def harness_version() -> str:

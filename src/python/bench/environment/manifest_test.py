@@ -1,7 +1,7 @@
 import json
 from dataclasses import replace
 
-from bench.environment.manifest import InterpreterInfo, Manifest, build_manifest, canonical_json, harness_version
+from bench.environment.manifest import InterpreterInfo, Manifest, build_manifest, harness_version
 
 INFO = InterpreterInfo("cpython", "3.13.5", "cpython-313-x86_64-linux-gnu", "linux-x86_64", "x86_64", "glibc", "2.41")
 INSTALLED = (
@@ -51,10 +51,6 @@ def test_manifest_carries_harness_version_and_no_host_paths():
     assert manifest.harness_version == harness_version() == "0.1.0"
     assert len(manifest.harness_commit) in (0, 40)
     assert "/root" not in manifest.canonical_json() and "/tmp" not in manifest.canonical_json()
-
-
-def test_canonical_json_sorts_keys_and_keeps_unicode():
-    assert canonical_json({"b": 1, "a": "é"}) == '{"a":"é","b":1}'
 
 
 def test_interpreter_info_gives_the_venv_site_packages():

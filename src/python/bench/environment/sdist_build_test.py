@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from bench.environment import sdist_build
-from bench.environment._testing import scoring_test_image
+from bench.testing.environment import scoring_test_image
 from bench.environment.lock import Lock
 from bench.environment.venv import ensure_venv
 from bench.errors import EnvironmentBuildError

@@ -14,7 +14,6 @@ any build configuration is put on ``PYTHONPATH`` instead.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import logging
@@ -23,7 +22,6 @@ import shutil
 import tempfile
 import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,16 +143,11 @@ def ensure_venv(
     return Environment(key, final / "venv", _load_manifest(final, context, lock, key), final, context, reused)
 
 
-@contextmanager
 def _key_lock(folder: Path, key: str):
     """One builder per key across processes; the others wait and then reuse."""
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / f".{key}.lock", "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    from bench.store.locks import file_lock
+
+    return file_lock(folder / f".{key}.lock")
 
 
 def _build(lock: Lock, context: StepContext, base: Path, final: Path, key: str, allow_sdists: bool) -> None:

@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from bench.environment._sandboxed import run_step
-from bench.environment._testing import flat_repo, scoring_test_image, tiny_src_repo
+from bench.testing.environment import flat_repo, scoring_test_image, tiny_src_repo
 from bench.environment.lock import SYNTHETIC_LOCK, checkout_path, load_lock, resolve_lock
 from bench.environment.venv import (
     build_count,

@@ -242,7 +242,7 @@ class Wheelhouse:
 
     def listing(self, name: str) -> tuple[IndexFile, ...]:
         """Every file the index lists for project ``name`` that carries a sha256."""
-        from bench.environment._pip_tools import normalise_name
+        from bench.spec.model import normalise_name
 
         key = normalise_name(name)
         if key not in self._listings:

@@ -29,7 +29,7 @@ def _certified(fail_to_pass, pass_to_pass):
 def _pool(tmp_path, monkeypatch, fail_to_pass, pass_to_pass):
     import shutil
 
-    from bench.testsupport import checkout_root
+    from bench.testing.support import checkout_root
 
     shutil.copytree(checkout_root() / "images", tmp_path / "images")  # the certificate key names the image pin
     (tmp_path / "tasks").mkdir()

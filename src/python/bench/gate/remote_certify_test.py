@@ -8,7 +8,7 @@ from bench.errors import EnvironmentMismatch
 from bench.gate.certify import certify
 from bench.gate.remote_certify import check_certificate
 from bench.cluster.pins import environment_pins as pins_for
-from bench.testsupport import checkout_root, load_task
+from bench.testing.support import checkout_root, load_task
 
 
 def _certificate(spec):

@@ -6,7 +6,7 @@ import pytest
 
 from bench.errors import ContextOverflow, EndpointError, EndpointTimeout
 from bench.model import _openai_wire as wire
-from bench.model._fault_server import openai_body
+from bench.testing.fault_server import openai_body
 from bench.model.protocol import Message, ModelParams
 
 MESSAGES = (Message("system", "s"), Message("user", "u"))

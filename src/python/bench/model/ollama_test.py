@@ -7,7 +7,7 @@ from typing import Iterator
 import pytest
 
 from bench.errors import EndpointError, EndpointTimeout
-from bench.model._fault_server import REPLY_TEXT, SERVED_MODEL, FaultServer, closed_port_url
+from bench.testing.fault_server import REPLY_TEXT, SERVED_MODEL, FaultServer, closed_port_url
 from bench.model._retry import RetryPolicy
 from bench.model.ollama import OllamaModel
 from bench.model.protocol import Message, ModelParams, RequestContext

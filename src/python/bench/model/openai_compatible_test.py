@@ -14,7 +14,7 @@ from typing import Iterator
 import pytest
 
 from bench.errors import ContextOverflow, EndpointError, EndpointTimeout
-from bench.model._fault_server import REPLY_TEXT, SERVED_MODEL, FaultServer, closed_port_url
+from bench.testing.fault_server import REPLY_TEXT, SERVED_MODEL, FaultServer, closed_port_url
 from bench.model._retry import RetryPolicy
 from bench.model.llamacpp import resolve_gguf
 from bench.model.openai_compatible import OpenAICompatibleModel

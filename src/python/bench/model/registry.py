@@ -72,13 +72,22 @@ def declares_deterministic(model_id: str) -> bool:
     same reply (``deterministic = True`` on the class, not decided per instance). False for an id that names no
     provider (a prediction file's model name)."""
     provider, sep, _ = model_id.partition("/")
-    if not sep or (provider not in _factories and provider not in PROVIDER_MODULES):
+    if not sep:
         return False
-    return getattr(_factory_for(provider), "deterministic", False) is True
+    try:
+        factory = _factory_for(provider)
+    except UsageError:  # no such provider, or its module cannot be loaded here
+        return False
+    return getattr(factory, "deterministic", False) is True
 
 
 def _factory_for(provider: str) -> ModelFactory:
     factory = _factories.get(provider)
+    if factory is None and provider not in PROVIDER_MODULES:
+        from bench.plugins import load_plugins
+
+        load_plugins()  # an extension named in BENCH_PLUGINS may register it
+        factory = _factories.get(provider)
     if factory is not None:
         return factory
     module = PROVIDER_MODULES.get(provider)

@@ -142,7 +142,7 @@ def test_importing_registry_and_providers_does_not_import_clients():
         "heavy = sorted(m for m in ('openai', 'httpx', 'httpx2', 'llama_cpp', 'numpy') if m in sys.modules)\n"
         "print(heavy)\n"
     )
-    from bench.testsupport import child_env
+    from bench.testing.support import child_env
 
     result = subprocess.run([sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"

@@ -12,8 +12,7 @@ import json
 import re
 from dataclasses import asdict
 
-from bench.source.sdist import normalise_name
-from bench.spec.model import MutationSite, SdistPin
+from bench.spec.model import MutationSite, SdistPin, normalise_name
 
 MUTATION_IMAGE = "trixie-py313"
 _UNSAFE_ID_CHARACTERS = re.compile(r"[^A-Za-z0-9._-]+")

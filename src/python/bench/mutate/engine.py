@@ -21,7 +21,7 @@ from bench.mutate import files as file_selection
 from bench.mutate._stringy import stringy_names
 from bench.mutate.operators import OPERATORS, Edit, RawSite, sites_of
 from bench.mutate.scope import FunctionScope, function_scopes
-from bench.mutate.verify import ParsedModule, load_module, verified_edit
+from bench.mutate.exact_edit import ParsedModule, load_module, verified_edit
 from bench.source.mutation_site import text_sha256
 from bench.spec.model import MutationSite
 

@@ -285,7 +285,7 @@ def test_choice_does_not_depend_on_pythons_hash_seed(tmp_path):
     import subprocess
     import sys
 
-    from bench.testsupport import child_env
+    from bench.testing.support import child_env
 
     tree = _tree(tmp_path, MANY_SITES)
     program = (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench.environment._testing import write_files
+from bench.testing.environment import write_files
 from bench.mutate.files import list_test_files
 from bench.mutate.pytest_config import read_exclusions
 

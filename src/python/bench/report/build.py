@@ -19,7 +19,7 @@ from bench.errors import UsageError
 from bench.report.document import render_markdown
 from bench.report.html import render_html
 from bench.report.plots import render_png
-from bench.report.records import parse_records
+from bench.report.runs import parse_records
 from bench.report.sections import compose
 
 MARKDOWN_NAME = "report.md"

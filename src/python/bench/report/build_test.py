@@ -7,8 +7,8 @@ import pytest
 
 from bench.errors import CheckFailed
 from bench.report.build import build_report, records_digest
-from bench.report.records import parse_records
-from bench.report.synthetic import synthetic_records
+from bench.report.runs import parse_records
+from bench.report.demo_records import synthetic_records
 
 
 def read_all(paths) -> dict[str, bytes]:

@@ -87,7 +87,7 @@ def test_importing_the_report_builder_does_not_import_matplotlib():
 
 
 def _env() -> dict[str, str]:
-    from bench.testsupport import child_env
+    from bench.testing.support import child_env
 
     import bench.cli.report  # noqa: F401  (the child imports it; this ships it to the test runner)
 

@@ -14,7 +14,7 @@ from bench.loop.convergence import Outcome
 from bench.report import markov, study, tables
 from bench.report.document import Block, Bullets, Document, Figure, Heading, Paragraph
 from bench.report.plots import BarPlot, LinePlot, Plot, Series, StackedBarPlot
-from bench.report.records import AttemptRun, LoopRun, RecordSet
+from bench.report.runs import AttemptRun, LoopRun, RecordSet
 
 TITLE = "loopcontrolbench report"
 CLASS_MEANINGS = (

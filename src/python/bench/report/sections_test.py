@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from bench.report.records import AttemptRun
+from bench.report.runs import AttemptRun
 from bench.report.sections import attempt_section
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence, TypeVar
 
 from bench.report import markov, stats
-from bench.report.records import AttemptRun, LoopRun
+from bench.report.runs import AttemptRun, LoopRun
 
 FULL, COUNT_ONLY, RESAMPLE = "full", "count-only", "resample"
 CONDITION_ORDER = (FULL, COUNT_ONLY, RESAMPLE)

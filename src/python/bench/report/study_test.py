@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from bench.report import study
-from bench.report.records import AttemptRun, LoopRun, LoopTurn
+from bench.report.runs import AttemptRun, LoopRun, LoopTurn
 
 
 def run(task_id: str, condition: str, first_solved: int | None, budget: int = 5, infra: bool = False) -> LoopRun:

@@ -12,7 +12,7 @@ from typing import Mapping, Sequence
 from bench.loop.convergence import Outcome
 from bench.report import stats, study
 from bench.report.document import Table
-from bench.report.records import OUTCOMES, AttemptRun, LoopRun
+from bench.report.runs import OUTCOMES, AttemptRun, LoopRun
 
 CLASSES = tuple(outcome.value for outcome in Outcome)
 ALL = "all"

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from bench.report import tables
-from bench.report.records import LoopRun, LoopTurn
+from bench.report.runs import LoopRun, LoopTurn
 
 
 def run(task_id: str, condition: str, first_solved: int | None) -> LoopRun:

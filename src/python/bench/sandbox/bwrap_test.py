@@ -18,7 +18,7 @@ from bench.environment.image import suite_image
 from bench.sandbox import conformance
 from bench.sandbox.bwrap import BwrapSandbox, cgroup_layout
 from bench.sandbox.protocol import ExecRequest, Limits, Mount, NetworkPolicy
-from bench.testsupport import child_env
+from bench.testing.support import child_env
 
 CASES = conformance.all_cases()
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import os
 import shutil
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 from bench.errors import InfrastructureError
 
@@ -36,15 +35,11 @@ def ensure_tool(binary: str, package: str, error: type[InfrastructureError]) -> 
     return found
 
 
-@contextlib.contextmanager
 def apt_lock():
     """One apt run at a time across processes (parallel test runs may all find a tool missing)."""
-    with open("/tmp/.loopcontrolbench-apt.lock", "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    from bench.store.locks import file_lock
+
+    return file_lock(Path("/tmp/.loopcontrolbench-apt.lock"))
 
 
 def install_package(package: str, error: type[InfrastructureError]) -> None:

@@ -40,6 +40,10 @@ def get_sandbox(name: str | None = None) -> Sandbox:
         from bench.variables import get
 
         name = get("BENCH_SANDBOX")
+    if name not in _registered and name not in PROVIDERS:
+        from bench.plugins import load_plugins
+
+        load_plugins()
     if name not in _registered:
         module = PROVIDERS.get(name)
         if module is None:

@@ -5,7 +5,7 @@ import pytest
 
 from bench.errors import UsageError
 from bench.sandbox import registry
-from bench.testsupport import child_env
+from bench.testing.support import child_env
 
 
 def test_available_lists_both_backends():

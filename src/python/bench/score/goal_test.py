@@ -9,7 +9,7 @@ from bench.errors import UsageError
 from bench.model.protocol import ModelParams
 from bench.score import goal
 from bench.score.runner import RunPlan
-from bench.testsupport import checkout_root, load_task
+from bench.testing.support import checkout_root, load_task
 
 
 def _plan(model_id: str, **fields) -> RunPlan:

@@ -6,7 +6,7 @@ import pytest
 
 from bench.errors import EnvironmentMismatch
 from bench.score.remote_unit import WorkerTasks, check_pins, pins_for
-from bench.testsupport import checkout_root, load_task
+from bench.testing.support import checkout_root, load_task
 
 
 def test_pins_name_the_environment_by_lock_and_image():

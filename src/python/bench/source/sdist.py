@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import urljoin
 
 from bench.errors import SourceError
-from bench.spec.model import SdistPin
+from bench.spec.model import SdistPin, normalise_name
 
 DEFAULT_INDEX_URL = "https://pypi.org/simple"
 SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
@@ -33,11 +33,6 @@ _CHUNK = 1 << 16
 # Far above any real sdist; a bound so a hostile archive cannot fill the disk.
 MAX_UNPACKED_BYTES = 2 << 30
 MAX_MEMBERS = 200_000
-
-
-def normalise_name(name: str) -> str:
-    """PEP 503 normalised project name (``Foo_Bar.baz`` → ``foo-bar-baz``)."""
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def cache_dir() -> Path:

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from bench.errors import SpecError, UsageError
-from bench.testsupport import checkout_root
+from bench.testing.support import checkout_root
 from bench.spec.load import select, spec_from_document, spec_sha256
 from bench.spec.validate_test import GOOD_PR
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -95,3 +96,9 @@ def import_packages(source_files) -> tuple[str, ...]:
         head = parts[0]
         names.add(head[:-3] if head.endswith(".py") and len(parts) == 1 else head)
     return tuple(sorted(n for n in names if n.isidentifier()))
+
+
+def normalise_name(name: str) -> str:
+    """PEP 503 normalised project name (``Foo_Bar.baz`` → ``foo-bar-baz``): how specs, locks and indexes
+    name a distribution."""
+    return re.sub(r"[-_.]+", "-", name).lower()

@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Callable, Iterator
@@ -291,10 +289,9 @@ def _write_json(path: Path, data: dict) -> None:
 
 
 def _write_text(path: Path, text: str) -> None:
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(temporary, path)
+    from bench.store.atomic import write_atomic
+
+    write_atomic(path, text.encode("utf-8"))
 
 
 if __name__ == "__main__":

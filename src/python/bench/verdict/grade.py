@@ -12,12 +12,24 @@ invalid_edit / model_timeout / infrastructure_error are decided before tests run
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 from bench.spec.model import TaskSpec
 from bench.verdict.run_tests import PYTEST_OK, PYTEST_TESTS_FAILED, TestRun
 
-OUTCOMES = ("solved", "model_miss", "tampered", "invalid_edit", "model_timeout", "infrastructure_error")
+class Outcome(str, enum.Enum):
+    """How a unit ended (docs/ARCHITECTURE.md §2); records hold the value."""
+
+    SOLVED = "solved"
+    MODEL_MISS = "model_miss"
+    TAMPERED = "tampered"
+    INVALID_EDIT = "invalid_edit"
+    MODEL_TIMEOUT = "model_timeout"
+    INFRASTRUCTURE_ERROR = "infrastructure_error"
+
+
+OUTCOMES = tuple(outcome.value for outcome in Outcome)  # in the order tables show them
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,13 @@ from typing import Iterable
 
 from bench.errors import CheckFailed
 
-OUTCOMES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed")
+TEST_OUTCOMES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed")  # of one test case
 
 
 @dataclass(frozen=True)
 class TestOutcome:
     test_id: str
-    outcome: str  # one of OUTCOMES
+    outcome: str  # one of TEST_OUTCOMES
     message: str  # first line of the failure/error message ("" when passed)
     detail: str  # failure text (trimmed) for feedback
 

@@ -2,7 +2,7 @@
 benchmarks.
 
 The processes are started as ``python -m distributed.cli.dask_scheduler`` / ``dask_worker`` with this
-process's interpreter and import path (``bench.testsupport.child_env``), from the benchmark checkout, so a
+process's interpreter and import path (``bench.testing.support.child_env``), from the benchmark checkout, so a
 worker imports ``bench`` exactly as this process does; in production a worker runs from the pex or venv that
 holds the harness. Workers run without a nanny, so SIGKILL to a worker is the death of that worker. Every
 process is in its own session; :meth:`LoopbackCluster.stop` kills each one by its id with bounded waits, and
@@ -121,7 +121,7 @@ def _die_with_parent():
 def start_cluster(workers: int, *, root: Path, log_dir: Path, env: Mapping[str, str] | None = None,
                   scheduler_env: Mapping[str, str] | None = None) -> LoopbackCluster:
     """A scheduler and ``workers`` workers, all joined; the caller must stop it (``with``)."""
-    from bench.testsupport import child_env
+    from bench.testing.support import child_env
 
     base = child_env({"BENCH_ROOT": str(root), "BENCH_NO_PROGRESS": "1", **(env or {})})
     cluster = LoopbackCluster(root, log_dir, base)

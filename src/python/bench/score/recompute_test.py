@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from bench.score.verify import check_stored_hashes, prune_third_party
+from bench.score.recompute import check_stored_hashes, prune_third_party
 
 
 def _store(store, text: str) -> str:
@@ -48,8 +48,8 @@ def test_an_altered_or_lost_file_is_a_mismatch(tmp_path):
 def test_recomputing_a_deterministic_run_finds_it_identical_and_names_an_altered_field(tmp_path):
     from bench.score.runner import RunPlan, run
     from bench.spec.load import discover, load_all, select
-    from bench.score.verify import recompute
-    from bench.testsupport import checkout_root
+    from bench.score.recompute import recompute
+    from bench.testing.support import checkout_root
 
     root = checkout_root()
     specs = select(load_all(discover(root)), "synthetic.caesar_shift,synthetic.palindromes")

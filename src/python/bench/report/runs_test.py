@@ -4,7 +4,7 @@ import pytest
 
 from bench.errors import CheckFailed
 from bench.loop.convergence import NO_CANDIDATE
-from bench.report.records import parse_records
+from bench.report.runs import parse_records
 
 
 def turn(number: int, outcome: str = "model_miss", digest: str = "d", signature: str = "s", **extra) -> dict:
