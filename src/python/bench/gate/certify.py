@@ -203,18 +203,18 @@ def certificate_from_runs(spec: TaskSpec, runs, *, k: int, image, lock_bytes: by
 def _run_side(spec, side, scratch, k, environment, sandbox, image, image_root, mirror) -> list[RunSummary]:
     from bench.environment.venv import prepare_workspace_env
     from bench.source.workspace import prepare
-    from bench.verdict.run_tests import run_tests
+    from bench.verdict.run_tests import RunEnvironment, run_tests
 
     workspace = prepare(spec, side, scratch / side / "repo", mirror=mirror)
     run_env = prepare_workspace_env(workspace.path, environment, overlay_dir=scratch / side / "overlay")
+    where = RunEnvironment(sandbox, image_root, image.digest, run_env.python, tuple(run_env.env),
+                           tuple(run_env.mounts))
 
     def run_one(index: int, limits) -> tuple[RunSummary, float]:
         run_dir = scratch / side / f"run{index}"
         shutil.copytree(workspace.path, run_dir, symlinks=True)
         try:
-            run = run_tests(sandbox=sandbox, workdir=run_dir, image_root=image_root, image_digest=image.digest,
-                            python=run_env.python, env=run_env.env, mounts=run_env.mounts,
-                            test_files=spec.test_files, limits=limits)
+            run = run_tests(where, workdir=run_dir, test_files=spec.test_files, limits=limits)
         finally:
             remove_tree(run_dir)
         return summarise(side, index, run), run.wall_seconds

@@ -260,16 +260,16 @@ class _Release:
         return tuple(runs), slowest
 
     def _run(self, tree: Path, side: str, index: int, limits) -> tuple[RunSummary, float]:
-        from bench.verdict.run_tests import run_tests
+        from bench.verdict.run_tests import RunEnvironment, run_tests
 
         run_dir = self.scratch / f"run-{side}-{index}"
         remove_tree(run_dir)
         shutil.copytree(tree, run_dir, symlinks=True)
         started = time.monotonic()
         try:
-            run = run_tests(sandbox=self.sandbox, workdir=run_dir, image_root=self.image_root,
-                            image_digest=self.image.digest, python=self.run_env.python, env=self.run_env.env,
-                            mounts=self.run_env.mounts, test_files=self.test_files, limits=limits)
+            where = RunEnvironment(self.sandbox, self.image_root, self.image.digest, self.run_env.python,
+                                   tuple(self.run_env.env), tuple(self.run_env.mounts))
+            run = run_tests(where, workdir=run_dir, test_files=self.test_files, limits=limits)
         finally:
             remove_tree(run_dir)
         self.last_log_tail = run.log_tail

@@ -15,7 +15,7 @@ from bench.sandbox.cleanup import scratch_dir
 from bench.loop.signature import candidate_digest, failure_signature, normalise_error_line, top_error_line
 from bench.score.task_env import PreparedTask, limits_for
 from bench.verdict.grade import Verdict, grade
-from bench.verdict.run_tests import GuardRequest, TestRun, run_tests
+from bench.verdict.run_tests import GuardRequest, run_tests
 
 
 @dataclass(frozen=True)
@@ -99,9 +99,7 @@ def judge(task: PreparedTask, tree: Path, sources, *, cache=None, fresh_copy: bo
         if fresh_copy:
             shutil.copytree(tree, run_dir, symlinks=True)
         changed = tuple(sorted((p, tuple(lines)) for p, lines in changed_lines(base, sources).items()))
-        run = run_tests(sandbox=task.sandbox, workdir=run_dir, image_root=task.image_root,
-                        image_digest=task.image_digest, python=task.python, env=task.env, mounts=task.mounts,
-                        test_files=spec.test_files, limits=limits_for(spec),
+        run = run_tests(task.run_environment, workdir=run_dir, test_files=spec.test_files, limits=limits_for(spec),
                         guard=GuardRequest(changed, task_packages(spec.source_files), task.allowed_rules,
                                            task.content_masks))
     verdict = grade(task.spec, run)

@@ -50,6 +50,14 @@ class PreparedTask:
     # from its scored runs like the vendored copies bench.verdict.masks finds by name.
     content_masks: tuple[str, ...] = ()
 
+    @property
+    def run_environment(self):
+        """Where this task's tests run (bench.verdict.run_tests.RunEnvironment)."""
+        from bench.verdict.run_tests import RunEnvironment
+
+        return RunEnvironment(self.sandbox, self.image_root, self.image_digest, self.python, self.env,
+                              tuple(self.mounts))
+
     def verdict_key(self) -> dict:
         return {"spec": self.integrity["spec_sha256"], "env_key": self.env_key}
 

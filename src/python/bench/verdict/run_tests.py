@@ -42,6 +42,20 @@ BASE_ENV = (
 
 
 @dataclass(frozen=True)
+class RunEnvironment:
+    """Where a task's tests run, the same for every run of one side of one task: the sandbox backend, the
+    image (unpacked root and pinned digest), the interpreter with its environment, and the mounts that carry
+    the task's venv."""
+
+    sandbox: object
+    image_root: Path
+    image_digest: str
+    python: str
+    env: tuple[tuple[str, str], ...]
+    mounts: tuple[Mount, ...]
+
+
+@dataclass(frozen=True)
 class TestRun:
     __test__ = False  # not a test class, whatever pytest's name rule says
     exit_code: int | None
@@ -77,44 +91,38 @@ def pytest_argv(python: str, report_path: str, targets: Sequence[str]) -> tuple[
 
 
 def run_tests(
+    where: RunEnvironment,
     *,
-    sandbox,
     workdir: Path,
-    image_root: Path,
-    image_digest: str,
-    python: str,
-    env: Sequence[tuple[str, str]],
-    mounts: Sequence[Mount],
     test_files: Sequence[str],
     limits: Limits,
     guard: GuardRequest | None = None,
 ) -> TestRun:
-    """Run pytest over `test_files` in `workdir` (bound at /work) and parse the result."""
+    """Run pytest over `test_files` in `workdir` (bound at /work) in `where`, and parse the result."""
     scratch = Path(tempfile.mkdtemp(prefix="bench-report-"))
     report_host = scratch / "report"
     report_host.mkdir()
     os.chmod(report_host, 0o777)  # the sandbox runs as an unprivileged uid
     report_dir = f"/run/bench-{secrets.token_hex(8)}"
-    argv = pytest_argv(python, f"{report_dir}/junit.xml", test_files)
+    argv = pytest_argv(where.python, f"{report_dir}/junit.xml", test_files)
     extra: tuple[Mount, ...] = (Mount(report_host, report_dir, writable=True),)
     guarded = None
     try:
         if guard is not None:
-            guarded, guard_mounts = _guard_run(scratch, workdir, image_root, python, mounts, test_files, guard,
-                                               report_dir)
+            guarded, guard_mounts = _guard_run(scratch, workdir, where, test_files, guard, report_dir)
             argv = guarded.argv_prefix + argv[3:] + (guarded.canary_file,)
             extra += guard_mounts
         request = ExecRequest(
             argv=argv,
             workdir=workdir,
-            image_root=image_root,
-            image_digest=image_digest,
-            env=tuple(BASE_ENV) + tuple(env),
+            image_root=where.image_root,
+            image_digest=where.image_digest,
+            env=tuple(BASE_ENV) + tuple(where.env),
             limits=limits,
             network=NetworkPolicy.NONE,
-            mounts=tuple(mounts) + extra,
+            mounts=tuple(where.mounts) + extra,
         )
-        result = sandbox.run(request)
+        result = where.sandbox.run(request)
         xml, problem = _read_report(report_host / "junit.xml")
         marker_rules = () if guarded is None else _marker_rules(guarded)
     finally:
@@ -165,7 +173,7 @@ def _read_report(path: Path) -> tuple[bytes, str]:
     return data, ""
 
 
-def _guard_run(scratch, workdir, image_root, python, mounts, test_files, guard, report_dir):
+def _guard_run(scratch, workdir, where: RunEnvironment, test_files, guard, report_dir):
     from bench.verdict.guard import prepare_guard
     from bench.verdict.masks import masks_for
 
@@ -175,10 +183,10 @@ def _guard_run(scratch, workdir, image_root, python, mounts, test_files, guard, 
     os.chmod(empty_dir, 0o755)
     guarded = prepare_guard(run_dir=workdir, guard_host=scratch / "guard", report_host=scratch / "report",
                             report_sandbox=report_dir,
-                            guard_sandbox=f"/run/bench-{secrets.token_hex(8)}", python=python,
+                            guard_sandbox=f"/run/bench-{secrets.token_hex(8)}", python=where.python,
                             test_files=test_files, changed={p: list(lines) for p, lines in guard.changed},
                             allowed=guard.allowed_rules)
-    masks = masks_for(mounts, image_root, guard.packages, empty_dir=empty_dir, empty_file=empty_file)
+    masks = masks_for(where.mounts, where.image_root, guard.packages, empty_dir=empty_dir, empty_file=empty_file)
     masks += tuple(Mount(empty_file, path, mask=True) for path in guard.content_masks
                    if path not in {m.sandbox_path for m in masks})
     return guarded, guarded.mounts + masks
