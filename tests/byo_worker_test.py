@@ -109,3 +109,27 @@ def test_check_on_a_terminal_says_to_pipe_the_edit_instead_of_waiting():
         os.close(follower)
     assert done.returncode == 2
     assert "reads the edit from stdin" in done.stderr
+
+
+FUNCTION_FIX = '''caesar.py
+```python
+def _shift_char(ch, k):
+    for first in ("a", "A"):
+        if first <= ch <= chr(ord(first) + 25):
+            return chr((ord(ch) - ord(first) + k) % 26 + ord(first))
+    return ch
+```
+'''
+
+
+def test_whole_function_replies_are_judged_like_any_edit():
+    prompt = run_bench("prompt", TASK, "--json", "--edit-format", "function", cwd=checkout_root())
+    assert prompt.returncode == 0, prompt.stderr
+    system = json.loads(prompt.stdout)["messages"][0]["content"]
+    assert "new full text of each function or class" in system and "SEARCH" not in system
+    solved = run_bench("check", TASK, "--edit-format", "function", cwd=checkout_root(), stdin=FUNCTION_FIX)
+    assert (solved.returncode, solved.stdout.splitlines()[0]) == (0, "SOLVED"), solved.stderr
+    missing = run_bench("check", TASK, "--edit-format", "function", "--json", cwd=checkout_root(),
+                        stdin=FUNCTION_FIX.replace("def _shift_char", "def _shift_letter"))
+    assert missing.returncode == 1
+    assert json.loads(missing.stdout)["reason"] == "definition_not_found"

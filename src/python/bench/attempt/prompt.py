@@ -55,14 +55,19 @@ class Prompt:
     sha256: str
 
 
-def build_prompt(spec: TaskSpec, workspace: Path, *, spec_text: str = "") -> Prompt:
+def build_prompt(spec: TaskSpec, workspace: Path, *, spec_text: str = "",
+                 edit_format: str = "search-replace") -> Prompt:
+    """The task's messages; ``edit_format`` (bench.attempt.formats) decides only the system prompt."""
+    from bench.attempt.formats import edit_format as format_named
+
+    system = format_named(edit_format).system_prompt
     sections = [_task_line(spec)]
     if spec_text.strip():
         sections.append("## Specification\n\n" + spec_text.strip() + "\n")
     sources = [(path, _read(workspace, path)) for path in spec.source_files]
     sections.append("## Editable files\n\n" + render_files(sources))
     sections.append(_failing_tests_section(spec, workspace))
-    messages = (Message("system", SYSTEM_PROMPT), Message("user", "\n".join(sections)))
+    messages = (Message("system", system), Message("user", "\n".join(sections)))
     return Prompt(messages=messages, sha256=prompt_sha256(messages))
 
 
@@ -77,12 +82,15 @@ def prompt_sha256(messages: tuple[Message, ...]) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def feedback_message(text: str, *, current_files: tuple[tuple[str, str | None], ...] = ()) -> Message:
+def feedback_message(text: str, *, current_files: tuple[tuple[str, str | None], ...] = (),
+                     edit_format: str = "search-replace") -> Message:
     """The user turn of the repair loop: what the harness observed, optionally the files as they are now."""
+    from bench.attempt.formats import edit_format as format_named
+
     parts = [text.rstrip("\n") + "\n"]
     if current_files:
         parts.append("The editable files now contain:\n\n" + render_files(current_files))
-    parts.append("Reply with SEARCH/REPLACE blocks that apply to the files as they are now.\n")
+    parts.append(format_named(edit_format).feedback_request)
     return Message("user", "\n".join(parts))
 
 

@@ -17,16 +17,21 @@ EPILOG = """examples:
   bench prompt synthetic.interval_merge > prompt.txt
   my-agent < prompt.txt | bench check synthetic.interval_merge
   bench check synthetic.interval_merge --diff < fix.patch      a unified diff instead of SEARCH/REPLACE
+  bench prompt TASK --edit-format function | my-agent | bench check TASK --edit-format function
 Exit 0 when SOLVED (resolved), 1 when FAILED, TAMPERED or NO_EDIT_APPLIED. --json adds the outcome, the
 failing tests with their messages and the feedback text.
 """
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    from bench.attempt import EDIT_FORMATS
+
     p = sub.add_parser("check", help="judge an edit read from stdin", epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("task", help="task id")
-    p.add_argument("--diff", action="store_true", help="stdin is a unified diff")
+    p.add_argument("--diff", action="store_true", help="stdin is a unified diff (as --edit-format diff)")
+    p.add_argument("--edit-format", choices=EDIT_FORMATS, default=EDIT_FORMATS[0],
+                   help="how stdin is written: SEARCH/REPLACE blocks (default), whole functions, a unified diff")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--sandbox", default=None, help="sandbox backend: bwrap (default, or $BENCH_SANDBOX) or docker")
     p.add_argument("--mirror", default=None,
@@ -54,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
     from bench.errors import EditError
     from bench.sandbox.cleanup import scratch_dir
-    from bench.score.evaluate import clean_text, full_feedback, judge, source_snapshot
+    from bench.score.evaluate import apply_reply, clean_text, full_feedback, judge, source_snapshot
 
     if sys.stdin.isatty():
         from bench.errors import UsageError
@@ -67,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         tree = Path(scratch) / "tree"
         shutil.copytree(task.pristine, tree, symlinks=True)
         try:
-            _apply(tree, text, task.spec.source_files, args.diff)
+            apply_reply(tree, text, task.spec.source_files, "diff" if args.diff else args.edit_format)
         except EditError as exc:
             return _report(args, "NO_EDIT_APPLIED", {"reason": exc.reason, "detail": str(exc)})
         verdict = judge(task, tree, source_snapshot(tree, task.spec.source_files), fresh_copy=False)
@@ -78,17 +83,6 @@ def run(args: argparse.Namespace) -> int:
         "failures": [{"test": test, "outcome": outcome, "message": message, "detail": clean_text(detail)}
                      for test, outcome, message, detail in verdict.failures],
         "feedback": "" if verdict.resolved else full_feedback(verdict, verdict.failures)})
-
-
-def _apply(tree: Path, text: str, allowed, as_diff: bool) -> None:
-    if as_diff:
-        from bench.attempt.unified_diff import apply_unified_diff
-
-        apply_unified_diff(tree, text, allowed)
-    else:
-        from bench.score.evaluate import apply_reply
-
-        apply_reply(tree, text, allowed)
 
 
 def _report(args, status: str, details: dict) -> int:

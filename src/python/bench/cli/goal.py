@@ -92,4 +92,5 @@ def _plan(args, spec_paths, *, out: Path, commit: str | None = None):
     return RunPlan(model_id=model_id, specs=specs, out_dir=out, root=root, params=model_params(args),
                    samples=args.samples, turns=turns, conditions=conditions, resample=args.resample, workers=1,
                    sandbox_name=get("BENCH_SANDBOX"), controller_id=args.controller,
-                   controller_stateful=args.controller_stateful, use_cache=not args.no_cache, commit=commit)
+                   controller_stateful=args.controller_stateful, use_cache=not args.no_cache, commit=commit,
+                   edit_format=args.edit_format)

@@ -12,10 +12,14 @@ Then pipe an edit back with `bench check TASK < edit.txt`.
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    from bench.attempt import EDIT_FORMATS
+
     p = sub.add_parser("prompt", help="print a task's prompt", epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("task", help="task id")
     p.add_argument("--json", action="store_true", help="print the chat messages and their sha256 as JSON")
+    p.add_argument("--edit-format", choices=EDIT_FORMATS, default=EDIT_FORMATS[0],
+                   help="the answer format the prompt asks for (bench check takes the same option)")
     p.add_argument("--sandbox", default=None, help="sandbox backend: bwrap (default, or $BENCH_SANDBOX) or docker")
     p.add_argument("--mirror", default=None,
                    help="a local bare git mirror of the task's repository (else $BENCH_MIRROR_DIR, else a clone)")
@@ -29,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from bench.cli.check import persistent_task
 
     task = persistent_task(args)
-    prompt = build_prompt(task.spec, task.pristine, spec_text=task.spec_text)
+    prompt = build_prompt(task.spec, task.pristine, spec_text=task.spec_text, edit_format=args.edit_format)
     if args.json:
         print(json.dumps({"task_id": task.spec.task_id, "sha256": prompt.sha256,
                           "messages": [{"role": m.role, "content": m.content} for m in prompt.messages]},

@@ -58,6 +58,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def add_settings_arguments(p: argparse.ArgumentParser) -> None:
     """What decides a run's records besides its tasks; `bench goal` (what `./pants score` runs) takes the same."""
+    from bench.attempt import EDIT_FORMATS
+
     p.add_argument("--turns", type=int, default=None, help="repair-loop budget K (default: single attempt)")
     p.add_argument("--condition", choices=("full", "count-only"), default="full",
                    help="repair-loop feedback: the failing tests' output (full) or only how many fail")
@@ -75,6 +77,9 @@ def add_settings_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--thinking", choices=("on", "off"), default=None,
                    help="turn a model's thinking mode on or off where it has one")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per model call")
+    p.add_argument("--edit-format", choices=EDIT_FORMATS, default=EDIT_FORMATS[0],
+                   help="how the model is asked to answer: SEARCH/REPLACE blocks (default), whole functions "
+                        "or classes spliced by AST (for small models), or a unified diff")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -138,7 +143,8 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
                    sandbox_name=args.sandbox or get("BENCH_SANDBOX"), mirror=args.mirror,
                    controller_id=args.controller, controller_stateful=args.controller_stateful,
                    use_cache=not args.no_cache, retry_errors=args.retry_errors,
-                   cluster=get("BENCH_CLUSTER") if args.cluster is None else args.cluster)
+                   cluster=get("BENCH_CLUSTER") if args.cluster is None else args.cluster,
+                   edit_format=args.edit_format)
     from bench.score.preflight import check_endpoint, check_sources
     from bench.score.runner import plan_units
 

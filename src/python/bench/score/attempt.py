@@ -37,11 +37,11 @@ DETAIL = "_detail"  # key of a unit's fields that go to <out>/units/ (bench view
 
 
 def single_attempt(task: PreparedTask, model, params: ModelParams, *, sample: int, store_dir: Path | None,
-                   cache=None) -> tuple[dict, dict]:
+                   cache=None, edit_format: str = "search-replace") -> tuple[dict, dict]:
     """Run one attempt; returns (record fields, timings)."""
     from bench.attempt.prompt import build_prompt
 
-    prompt = build_prompt(task.spec, task.pristine, spec_text=task.spec_text)
+    prompt = build_prompt(task.spec, task.pristine, spec_text=task.spec_text, edit_format=edit_format)
     context = RequestContext(task_id=task.spec.task_id, sample=sample, condition="single",
                              source_files=source_snapshot(task.pristine, task.spec.source_files),
                              base_files=source_snapshot(task.pristine, task.spec.source_files))
@@ -58,7 +58,8 @@ def single_attempt(task: PreparedTask, model, params: ModelParams, *, sample: in
     with scratch_dir(prefix="bench-attempt-") as scratch:
         tree = Path(scratch) / "tree"
         shutil.copytree(task.pristine, tree, symlinks=True)
-        evaluation = evaluate(task, tree, call.completion.text, cache=cache, fresh_copy=False)
+        evaluation = evaluate(task, tree, call.completion.text, cache=cache, fresh_copy=False,
+                              edit_format=edit_format)
     fields.update(evaluation_fields(evaluation))
     fields[DETAIL] = {"turns": [turn_detail(1, evaluation.outcome, evaluation)]}
     return fields, {"model_seconds": call.seconds, "latency_seconds": call.completion.latency_seconds,

@@ -46,20 +46,21 @@ def source_snapshot(tree: Path, paths: tuple[str, ...]) -> tuple[tuple[str, str]
     return tuple(out)
 
 
-def apply_reply(tree: Path, reply: str, allowed: tuple[str, ...]):
-    """Parse and apply a SEARCH/REPLACE reply, all or nothing; EditError when invalid."""
-    from bench.attempt.edits import apply_edits, parse_edits
+def apply_reply(tree: Path, reply: str, allowed: tuple[str, ...], edit_format: str = "search-replace"):
+    """Parse and apply a reply in ``edit_format`` (bench.attempt.formats), all or nothing; EditError when
+    invalid."""
+    from bench.attempt.formats import edit_format as format_named
 
-    return apply_edits(tree, parse_edits(reply), allowed)
+    return format_named(edit_format).apply(tree, reply, allowed)
 
 
 def evaluate(task: PreparedTask, tree: Path, reply: str, *, cache=None, fresh_copy: bool = True,
-             scan: bool = True) -> Evaluation:
+             scan: bool = True, edit_format: str = "search-replace") -> Evaluation:
     """Apply `reply` to `tree` (edited in place) and judge the result. `fresh_copy=False` lets the tests run
     in `tree` itself, for callers that throw the tree away afterwards."""
     spec = task.spec
     try:
-        applied = apply_reply(tree, reply, spec.source_files)
+        applied = apply_reply(tree, reply, spec.source_files, edit_format)
     except EditError as exc:
         return _invalid(task, tree, exc)
     sources = source_snapshot(tree, spec.source_files)

@@ -81,6 +81,8 @@ def unit_arguments(plan) -> list[str]:
                 ("--controller", plan.controller_id))
     args += [part for flag, value in optional if value is not None for part in (flag, str(value))]
     args += ["--controller-stateful"] * plan.controller_stateful + ["--no-cache"] * (not plan.use_cache)
+    if plan.edit_format != "search-replace":
+        args += ["--edit-format", plan.edit_format]
     return args
 
 

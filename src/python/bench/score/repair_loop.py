@@ -35,13 +35,14 @@ class LoopConfig:
     condition: str  # "full" | "count-only"
     controller: object | None = None  # a Model, or None
     controller_stateful: bool = False
+    edit_format: str = "search-replace"  # how the model is asked to answer (bench.attempt.formats)
 
 
 def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig, *, sample: int,
              store_dir: Path | None, cache=None) -> tuple[dict, dict]:
     """Run one trajectory; returns (record fields, timings)."""
     spec = task.spec
-    prompt = build_prompt(spec, task.pristine, spec_text=task.spec_text)
+    prompt = build_prompt(spec, task.pristine, spec_text=task.spec_text, edit_format=config.edit_format)
     if store_dir is not None:
         from bench.score.attempt import _messages_text
 
@@ -72,7 +73,7 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
                     break
                 continue
             started = time.monotonic()
-            evaluation = evaluate(task, tree, call.completion.text, cache=cache)
+            evaluation = evaluate(task, tree, call.completion.text, cache=cache, edit_format=config.edit_format)
             timings["verdict_seconds"] += time.monotonic() - started
             # Converged means resolved: a turn that passes its targets but breaks a guard test is still failing.
             turn = Turn(index, evaluation.candidate_digest, evaluation.signature, evaluation.resolved,
@@ -98,7 +99,8 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
                 break
             messages.append(Message("assistant", call.completion.text))
             text = feedback + (f"\n\nGuidance from a reviewer:\n{guidance}" if guidance else "")
-            messages.append(feedback_message(text, current_files=source_snapshot(tree, spec.source_files)))
+            messages.append(feedback_message(text, current_files=source_snapshot(tree, spec.source_files),
+                                             edit_format=config.edit_format))
     classification = classify(Trajectory(spec.task_id, config.condition, tuple(turns), config.budget))
     fields = {
         "prompt_sha256": prompt.sha256, "budget": config.budget, "turns": records,

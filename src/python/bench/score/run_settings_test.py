@@ -38,3 +38,12 @@ def test_a_fresh_run_overwrites_earlier_settings(tmp_path):
     write_settings(_plan(tmp_path, turns=4), resuming=False)
     write_settings(_plan(tmp_path, turns=5), resuming=False)
     assert json.loads((tmp_path / "run.json").read_text())["turns"] == 5
+
+
+def test_the_edit_format_is_recorded_only_when_it_is_not_the_default(tmp_path):
+    write_settings(_plan(tmp_path), resuming=False)
+    assert "edit_format" not in json.loads((tmp_path / "run.json").read_text())  # older folders still resume
+    with pytest.raises(UsageError, match="edit_format differ"):
+        write_settings(_plan(tmp_path, edit_format="function"), resuming=True)
+    write_settings(_plan(tmp_path, edit_format="function"), resuming=False)
+    assert json.loads((tmp_path / "run.json").read_text())["edit_format"] == "function"

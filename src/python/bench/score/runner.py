@@ -43,6 +43,7 @@ class RunPlan:
     # The commit records name when the run is not made inside its checkout (`./pants score` merges in a
     # sandbox); None: ``git rev-parse HEAD`` of ``root``.
     commit: str | None = None
+    edit_format: str = "search-replace"  # how models are asked to answer (bench.attempt.formats)
 
 
 @dataclass(frozen=True)
@@ -163,6 +164,8 @@ def run_settings(plan: RunPlan) -> dict:
         "conditions": list(plan.conditions), "resample": plan.resample, "sandbox": plan.sandbox_name,
         "controller": plan.controller_id, "controller_stateful": plan.controller_stateful,
         "runner_version": RUNNER_VERSION,
+        # Only when it is not the default, so folders made before the option existed resume as they are.
+        **({"edit_format": plan.edit_format} if plan.edit_format != "search-replace" else {}),
     }
 
 
@@ -238,10 +241,11 @@ class _UnitContext:
             return score_patch(task, unit.patch)
         if unit.kind == "attempt":
             return single_attempt(task, self.model, plan.params, sample=unit.sample, store_dir=store,
-                                  cache=self.cache)
+                                  cache=self.cache, edit_format=plan.edit_format)
         if unit.kind == "resample":
             return resample(task, self.model, plan.params, budget=plan.turns, sample=unit.sample,
-                            store_dir=store, cache=self.cache)
-        config = LoopConfig(plan.turns, unit.condition, self.controller, plan.controller_stateful)
+                            store_dir=store, cache=self.cache, edit_format=plan.edit_format)
+        config = LoopConfig(plan.turns, unit.condition, self.controller, plan.controller_stateful,
+                            plan.edit_format)
         return run_loop(task, self.model, plan.params, config, sample=unit.sample, store_dir=store,
                         cache=self.cache)
