@@ -1,0 +1,114 @@
+"""How many mutation tasks give their fault away on sight, by a stated rule (the task-quality issue's measure).
+
+    python scripts/giveaways.py [--tasks tasks/] [--list]
+
+A mutant is a **giveaway** when its text alone marks the site, by one of two rules read from the released file
+the mutant was made from (the pinned sdist, fetched into the harness's cache):
+
+* ``return None`` in a function that returns a value on every other path: no other ``return`` in it is bare or
+  returns ``None``, and its body cannot run off its end (its last statement is a ``return`` or a ``raise``);
+* a condition wrapped as ``not (...)`` in a file that writes no other condition that way.
+
+Prints, per operator and overall, how many mutation tasks there are and how many are giveaways; ``--list``
+adds one line per giveaway. Reads only what the pool holds: task specs and the releases they pin.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import collections
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src" / "python"))
+
+NOT_WRAPPER = re.compile(r"\bnot \(")
+
+
+def enclosing_function(tree: ast.Module, offset_line: int):
+    best = None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= offset_line <= node.end_lineno:
+            if best is None or node.lineno >= best.lineno:
+                best = node
+    return best
+
+
+def returns_none_elsewhere(function, site_line: int) -> bool:
+    """Whether ``function`` already returns None on some path other than the mutated ``return`` line."""
+    own = [n for n in ast.walk(function) if isinstance(n, ast.Return)
+           and enclosing_function(ast.Module(body=[function], type_ignores=[]), n.lineno) is function]
+    for node in own:
+        if node.lineno == site_line:
+            continue
+        if node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None):
+            return True
+    last = function.body[-1]
+    return not isinstance(last, (ast.Return, ast.Raise))
+
+
+def is_giveaway(spec, text: str) -> tuple[bool, str]:
+    site = spec.mutation
+    line = text.encode("utf-8")[: site.start].count(b"\n") + 1
+    if site.operator == "return_none":
+        function = enclosing_function(ast.parse(text), line)
+        if function is None:
+            return False, ""
+        if not returns_none_elsewhere(function, line):
+            return True, f"return None in {function.name}, which returns a value on every other path"
+    if site.operator == "negate_condition" and site.replacement.startswith("not ("):
+        if len(NOT_WRAPPER.findall(text)) == 0:
+            return True, "not (...) in a file that writes no other condition that way"
+    return False, ""
+
+
+def release_texts(specs) -> dict:
+    """(sdist name, version, file) -> the released file's text, one unpacked release at a time."""
+    from bench.source.sdist import fetch_sdist, unpack_sdist
+
+    texts = {}
+    by_release = collections.defaultdict(list)
+    for spec in specs:
+        by_release[spec.sdist].append(spec)
+    for pin, members in sorted(by_release.items(), key=lambda item: (item[0].name, item[0].version)):
+        with tempfile.TemporaryDirectory(prefix="giveaways-") as scratch:
+            tree = unpack_sdist(fetch_sdist(pin), Path(scratch) / "tree")
+            for spec in members:
+                key = (pin.name, pin.version, spec.mutation.file)
+                if key not in texts:
+                    texts[key] = (tree / spec.mutation.file).read_text(encoding="utf-8")
+    return texts
+
+
+def main(argv=None) -> int:
+    from bench.spec.load import discover, load_all
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--list", action="store_true", help="one line per giveaway")
+    args = parser.parse_args(argv)
+    specs = [s for s in load_all(discover(ROOT)) if s.kind == "mutation"]
+    texts = release_texts(specs)
+    totals, giveaways, lines = collections.Counter(), collections.Counter(), []
+    for spec in sorted(specs, key=lambda s: s.task_id):
+        operator = spec.mutation.operator
+        totals[operator] += 1
+        found, why = is_giveaway(spec, texts[(spec.sdist.name, spec.sdist.version, spec.mutation.file)])
+        if found:
+            giveaways[operator] += 1
+            lines.append(f"  {spec.task_id}: {why}")
+    print(f"{'operator':<22}{'tasks':>7}{'giveaways':>11}")
+    for operator, count in totals.most_common():
+        print(f"{operator:<22}{count:>7}{giveaways[operator]:>11}")
+    total, given = sum(totals.values()), sum(giveaways.values())
+    print(f"{'all':<22}{total:>7}{given:>11}   giveaway rate {given / total:.3f}" if total else "no mutation tasks")
+    if args.list:
+        print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
