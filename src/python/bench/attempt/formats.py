@@ -81,10 +81,10 @@ Rules:
 
 
 def _formats() -> dict[str, EditFormat]:
-    from bench.attempt import prompt
+    from bench.attempt import edits
 
     return {
-        "search-replace": EditFormat("search-replace", prompt.SYSTEM_PROMPT,
+        "search-replace": EditFormat("search-replace", edits.SYSTEM_PROMPT,
                                      "Reply with SEARCH/REPLACE blocks that apply to the files as they are now.\n",
                                      _search_replace),
         "function": EditFormat("function", function_edits.SYSTEM_PROMPT, function_edits.FEEDBACK_REQUEST,

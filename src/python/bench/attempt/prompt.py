@@ -20,32 +20,6 @@ from bench.errors import EditError, SpecError
 from bench.model.protocol import Message
 from bench.spec.model import TaskSpec
 
-SYSTEM_PROMPT = """\
-You are an expert Python developer fixing a bug in a repository.
-
-You are shown the current content of the files you may edit and the tests that fail. Change the editable \
-files so that the failing tests pass without breaking other behaviour. You cannot run anything: reply with \
-edits only.
-
-Reply with one or more SEARCH/REPLACE blocks, each exactly in this form:
-
-path/to/file.py
-<<<<<<< SEARCH
-lines copied exactly from the current file
-=======
-the lines that replace them
->>>>>>> REPLACE
-
-Rules:
-- The path line names one of the editable files, written exactly as shown.
-- The SEARCH section must match the current file exactly once, character for character, indentation and \
-blank lines included. Include enough surrounding lines to make it unique, and no more.
-- Several blocks may edit the same file; they apply in order, each to the result of the ones before.
-- To fill a file that does not exist yet or is empty, leave the SEARCH section empty.
-- Test files cannot be edited.
-- Text outside the blocks is ignored.
-"""
-
 _LANGUAGES = {".py": "python", ".pyi": "python", ".pyx": "cython", ".toml": "toml", ".cfg": "ini"}
 
 

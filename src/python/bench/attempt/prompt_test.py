@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.attempt.edits import parse_edits
+from bench.attempt.edits import SYSTEM_PROMPT, parse_edits
 from bench.attempt.prompt import (
-    SYSTEM_PROMPT,
     build_prompt,
     feedback_message,
     fenced,
