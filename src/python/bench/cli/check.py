@@ -24,19 +24,24 @@ failing tests with their messages and the feedback text.
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from bench.attempt import EDIT_FORMATS
-
     p = sub.add_parser("check", help="judge an edit read from stdin", epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("task", help="task id")
+    add_task_arguments(p, format_help="how stdin is written: SEARCH/REPLACE blocks (default), whole functions, "
+                                      "a unified diff")
     p.add_argument("--diff", action="store_true", help="stdin is a unified diff (as --edit-format diff)")
-    p.add_argument("--edit-format", choices=EDIT_FORMATS, default=EDIT_FORMATS[0],
-                   help="how stdin is written: SEARCH/REPLACE blocks (default), whole functions, a unified diff")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(run=run)
+
+
+def add_task_arguments(p: argparse.ArgumentParser, *, format_help: str) -> None:
+    """What `bench prompt` and `bench check` share: the task, its answer format, where it is prepared."""
+    from bench.attempt import EDIT_FORMATS
+
+    p.add_argument("task", help="task id")
+    p.add_argument("--edit-format", choices=EDIT_FORMATS, default=EDIT_FORMATS[0], help=format_help)
     p.add_argument("--sandbox", default=None, help="sandbox backend: bwrap (default, or $BENCH_SANDBOX) or docker")
     p.add_argument("--mirror", default=None,
                    help="a local bare git mirror of the task's repository (else $BENCH_MIRROR_DIR, else a clone)")
-    p.set_defaults(run=run)
 
 
 def persistent_task(args):

@@ -12,17 +12,12 @@ Then pipe an edit back with `bench check TASK < edit.txt`.
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from bench.attempt import EDIT_FORMATS
+    from bench.cli.check import add_task_arguments
 
     p = sub.add_parser("prompt", help="print a task's prompt", epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("task", help="task id")
+    add_task_arguments(p, format_help="the answer format the prompt asks for (bench check takes the same option)")
     p.add_argument("--json", action="store_true", help="print the chat messages and their sha256 as JSON")
-    p.add_argument("--edit-format", choices=EDIT_FORMATS, default=EDIT_FORMATS[0],
-                   help="the answer format the prompt asks for (bench check takes the same option)")
-    p.add_argument("--sandbox", default=None, help="sandbox backend: bwrap (default, or $BENCH_SANDBOX) or docker")
-    p.add_argument("--mirror", default=None,
-                   help="a local bare git mirror of the task's repository (else $BENCH_MIRROR_DIR, else a clone)")
     p.set_defaults(run=run)
 
 

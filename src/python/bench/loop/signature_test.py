@@ -37,30 +37,32 @@ def test_normalise_replaces_memory_addresses():
     assert normalise_error_line(line) == "AssertionError: <pkg.Node object at 0x_> != <pkg.Node object at 0x_>"
 
 
-def test_normalise_replaces_the_tail_of_an_address_cut_by_pytests_repr_truncation():
-    first = "assert '<test_defaul...7fc82839d550>' == \"<class 'test...lts._Marker'>\""
-    second = "assert '<test_defaul...7f03cdba5550>' == \"<class 'test...lts._Marker'>\""
-    assert normalise_error_line(first) == normalise_error_line(second)
-    assert normalise_error_line(first) == "assert '<test_defaul...0x_>' == \"<class 'test...lts._Marker'>\""
+# Two runs of the same candidate print the same failure with different process addresses or ids; each case:
+# (first run's line, second run's line, what both normalise to, a look-alike that must stay as it is).
+RUN_DEPENDENT = {
+    "address tail cut by pytest's repr truncation": (
+        "assert '<test_defaul...7fc82839d550>' == \"<class 'test...lts._Marker'>\"",
+        "assert '<test_defaul...7f03cdba5550>' == \"<class 'test...lts._Marker'>\"",
+        "assert '<test_defaul...0x_>' == \"<class 'test...lts._Marker'>\"",
+        "assert 'a...faced>' == 'x'"),  # a word of hex letters
+    "address cut between its 0 and x (toolz's TestCustomMapping)": (
+        "assert <test_dicttoo...x7ff8181cdae0> == <test_dicttoo...x7ff8181cfe30>",
+        "assert <test_dicttoo...x7f52f2725ae0> == <test_dicttoo...x7f52f2727e30>",
+        "assert <test_dicttoo...0x_> == <test_dicttoo...0x_>",
+        "assert 'a...xface>' == 'x'"),
+    "jinja2's unnamed template id": (
+        "assert [<Template memory:7feed0d0ce90>] is <Template memory:7feed0d0ce90>",
+        "assert [<Template memory:7f879bec8e90>] is <Template memory:7f879bec8e90>",
+        "assert [<Template memory:_>] is <Template memory:_>",
+        "<Template 'memory:ab'>"),  # too short to be an id
+}
+
+
+@pytest.mark.parametrize("first, second, normalised, kept", RUN_DEPENDENT.values(), ids=RUN_DEPENDENT.keys())
+def test_normalise_replaces_run_dependent_ids(first, second, normalised, kept):
+    assert normalise_error_line(first) == normalise_error_line(second) == normalised
+    assert normalise_error_line(kept) == kept
     assert normalise_error_line("assert 'abc...def>' == 'x'") == "assert 'abc...def>' == 'x'"  # too short
-    assert normalise_error_line("assert 'a...faced>' == 'x'") == "assert 'a...faced>' == 'x'"  # a word
-
-
-def test_normalise_replaces_an_address_cut_between_its_0_and_x():
-    # toolz's TestCustomMapping reprs, as two runs of the same candidate printed them.
-    first = "assert <test_dicttoo...x7ff8181cdae0> == <test_dicttoo...x7ff8181cfe30>"
-    second = "assert <test_dicttoo...x7f52f2725ae0> == <test_dicttoo...x7f52f2727e30>"
-    assert normalise_error_line(first) == "assert <test_dicttoo...0x_> == <test_dicttoo...0x_>"
-    assert normalise_error_line(second) == normalise_error_line(first)
-    assert normalise_error_line("assert 'a...xface>' == 'x'") == "assert 'a...xface>' == 'x'"  # a word
-
-
-def test_normalise_replaces_jinja2_template_ids():
-    first = "assert [<Template memory:7feed0d0ce90>] is <Template memory:7feed0d0ce90>"
-    second = "assert [<Template memory:7f879bec8e90>] is <Template memory:7f879bec8e90>"
-    assert normalise_error_line(first) == "assert [<Template memory:_>] is <Template memory:_>"
-    assert normalise_error_line(second) == normalise_error_line(first)
-    assert normalise_error_line("<Template 'memory:ab'>") == "<Template 'memory:ab'>"  # too short
 
 
 def test_normalise_replaces_decimal_ids_in_reprs():
