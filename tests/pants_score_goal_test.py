@@ -126,9 +126,17 @@ def test_pants_score_refuses_a_model_that_is_not_deterministic(checkout, tmp_pat
 # --- a remote cache shared by two clones ---------------------------------------------------------------------
 
 def _python313() -> str | None:
-    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
-    found = sorted(pyenv.glob("3.13*/bin/python3.13")) if pyenv.is_dir() else []
-    return str(found[-1]) if found else shutil.which("python3.13")
+    """A Python 3.13 interpreter: pyenv's (found from PYENV_ROOT, ~/.pyenv or a pyenv shims folder on PATH, so
+    an empty HOME still finds the machine's pyenv), else one on PATH that is not a shim."""
+    roots = [os.environ.get("PYENV_ROOT", ""), str(Path.home() / ".pyenv")]
+    roots += [str(Path(entry).parent) for entry in os.environ.get("PATH", "").split(os.pathsep)
+              if Path(entry).name == "shims"]
+    for root in filter(None, roots):
+        found = sorted((Path(root) / "versions").glob("3.13*/bin/python3.13"))
+        if found:
+            return str(found[-1])
+    plain = shutil.which("python3.13")
+    return plain if plain and "shims" not in Path(plain).parts else None
 
 
 def _buildgrid() -> Path:
