@@ -83,39 +83,22 @@ def _resolve(name: str, files) -> str:
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components with more than one node (Tarjan), each sorted."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-    sys.setrecursionlimit(10000)
+    """The groups of two or more nodes that each reach every other one (each sorted; the list sorted)."""
+    reach = {node: reachable(edges, node) for node in edges}
+    groups = {tuple(sorted({node} | {other for other in reach[node] if node in reach.get(other, ())}))
+              for node in edges}
+    return sorted(list(group) for group in groups if len(group) > 1)
 
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for nxt in sorted(edges.get(node, ())):
-            if nxt not in index:
-                visit(nxt)
-                low[node] = min(low[node], low[nxt])
-            elif nxt in on_stack:
-                low[node] = min(low[node], index[nxt])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                top = stack.pop()
-                on_stack.discard(top)
-                component.append(top)
-                if top == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
 
-    for node in sorted(edges):
-        if node not in index:
-            visit(node)
-    return sorted(found)
+def reachable(edges: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = list(edges.get(start, ()))
+    while todo:
+        node = todo.pop()
+        if node not in seen:
+            seen.add(node)
+            todo.extend(edges.get(node, ()))
+    return seen
 
 
 def package_graph(edges: dict[str, set[str]]) -> dict[str, set[str]]:
