@@ -15,15 +15,13 @@ from pathlib import Path
 import pytest
 
 from bench.score.evaluate import evaluate
-from bench.testing.support import checkout_root, prepared_task, whole_file_edit
+from bench.testing.support import checkout_root, local_pr_task, prepared_task, whole_file_edit
 from tampering.attacks import ATTACKS
 
 SYNTHETIC = "synthetic.caesar_shift"
 MUTATION = "mutation.idna.3.10.047e7b84"
-# A PR task needs its repository's history: cloned from a local mirror ($BENCH_MIRROR_DIR), which a machine
-# without one (CI here cannot reach the repository's host) does not have; the synthetic and mutation tasks
-# above build from what is committed and from the package index.
-PR = "humanize-250"
+# A PR task needs a repository's history, and no repository host is reachable here: the PR-task cases run on a
+# pull request built in a local git repository (bench.testing.support.local_pr_task), through the same PR path.
 
 
 @pytest.fixture(scope="module")
@@ -38,12 +36,7 @@ def mutation(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def pr(tmp_path_factory):
-    from bench.source.git import mirror_for
-    from bench.testing.support import load_task
-
-    if mirror_for(load_task(PR).repo) is None:
-        pytest.skip(f"no local mirror of {load_task(PR).repo} (set BENCH_MIRROR_DIR)")
-    return prepared_task(PR, tmp_path_factory.mktemp("pr"))
+    return local_pr_task(tmp_path_factory.mktemp("pr"))
 
 
 def _attack(task, tmp_path: Path, payload: str, *, scan: bool, base: str | None = None):
@@ -173,3 +166,38 @@ def test_honest_introspection_added_by_a_fix_is_not_tampering(synthetic, tmp_pat
     reference = (checkout_root() / synthetic.spec.synthetic_dir / "reference" / "caesar.py").read_text()
     result = _attack(synthetic, tmp_path, HONEST_INTROSPECTION, scan=scan, base=reference)
     assert (result.outcome, result.resolved) == ("solved", True), result.reason
+
+
+def _in_a_default_argument(payload: str) -> str:
+    """A whole-function reply (``--edit-format function``) whose new ``rot13`` hides ``payload`` in a default
+    argument: Python evaluates it when the module is imported, next to the test runner, as appended code would
+    run; the definition itself is harmless. The payload travels as a string, out of the static scan's sight."""
+    return (f"caesar.py\n```python\ndef rot13(text, _hook=exec({payload.replace('TARGET', 'test_caesar')!r})):\n"
+            "    return shift(text, 13)\n```\n")
+
+
+@pytest.mark.parametrize("scan", [True, False], ids=["full", "runtime-only"])
+@pytest.mark.parametrize("attack", [a for a in ATTACKS if a.in_process], ids=[a.name for a in ATTACKS if a.in_process])
+def test_in_process_attack_in_a_whole_function_reply_is_not_solved(synthetic, tmp_path, attack, scan):
+    tree = tmp_path / "tree"
+    shutil.copytree(synthetic.pristine, tree, symlinks=True)
+    result = evaluate(synthetic, tree, _in_a_default_argument(attack.payload), scan=scan, edit_format="function")
+    assert (result.outcome, result.resolved) == ("tampered", False), result.reason
+
+
+TEST_FILE_REPLIES = {
+    "function": "tests/test_caesar.py\n```python\ndef test_uppercase_keeps_case():\n    pass\n```\n",
+    "diff": ("--- a/tests/test_caesar.py\n+++ b/tests/test_caesar.py\n@@ -1,1 +1,1 @@\n"
+             "-import caesar\n+import caesar  # and the assertions below rewritten\n"),
+}
+
+
+@pytest.mark.parametrize("edit_format", TEST_FILE_REPLIES)
+def test_other_edit_formats_cannot_reach_a_test_file(synthetic, tmp_path, edit_format):
+    tree = tmp_path / "tree"
+    shutil.copytree(synthetic.pristine, tree, symlinks=True)
+    before = (tree / "tests" / "test_caesar.py").read_bytes()
+    result = evaluate(synthetic, tree, TEST_FILE_REPLIES[edit_format], edit_format=edit_format)
+    assert (result.outcome, result.resolved) == ("invalid_edit", False)
+    assert result.reason == "path_not_allowed: tests/test_caesar.py is a test file; tests are never editable"
+    assert (tree / "tests" / "test_caesar.py").read_bytes() == before

@@ -66,3 +66,47 @@ def prepared_task(task_id: str, scratch: Path, *, sandbox_name: str = "bwrap"):
 def whole_file_edit(path: str, old: str, new: str) -> str:
     """A SEARCH/REPLACE reply that replaces a whole file's content."""
     return f"{path}\n<<<<<<< SEARCH\n{old}=======\n{new}>>>>>>> REPLACE\n"
+
+
+LOCAL_PR_REPO = "loopcontrolbench/redteam-pr"
+
+
+def local_pr_task(scratch: Path, *, sandbox_name: str = "bwrap"):
+    """A real pull-request task built here, for machines that cannot reach any repository host: a git
+    repository whose base commit holds synthetic.caesar_shift's initial code and whose fix commit holds its
+    reference code and tests, used as the task's local mirror. It takes the PR path end to end (a bare cache
+    fetched from the mirror, the tree exported at base, the tests overlaid from the fix, certification) and
+    builds on what the checkout commits. Commit dates are fixed, so its shas are the same on every run."""
+    import shutil
+
+    from bench.score.task_env import prepare_task
+    from bench.spec.load import spec_from_document
+
+    source = load_task("synthetic.caesar_shift")
+    folder = checkout_root() / source.synthetic_dir
+    repo = scratch / "mirror" / LOCAL_PR_REPO.replace("/", "+")
+    repo.mkdir(parents=True)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.invalid",
+           "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
+
+    def commit(message: str) -> str:
+        for argv in (["add", "-A"], ["commit", "-q", "--no-gpg-sign", "-m", message], ["rev-parse", "HEAD"]):
+            done = subprocess.run(["git", *argv], cwd=repo, env=env, check=True, capture_output=True, text=True)
+        return done.stdout.strip()
+
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, env=env, check=True)
+    shutil.copy2(folder / "initial" / "caesar.py", repo / "caesar.py")
+    base = commit("Caesar cipher")
+    shutil.copy2(folder / "reference" / "caesar.py", repo / "caesar.py")
+    shutil.copytree(folder / "tests", repo / "tests")
+    fix = commit("Keep the case of letters; leave non-ASCII letters alone")
+    document = {
+        "schema_version": 1, "task_id": "redteam-pr-1", "kind": "pr", "repo": LOCAL_PR_REPO,
+        "source_files": list(source.source_files), "test_files": list(source.test_files),
+        "fail_to_pass": list(source.fail_to_pass), "pass_to_pass": list(source.pass_to_pass),
+        "image": source.image, "lockfile": source.lockfile, "base_sha": base, "fix_sha": fix,
+        "provenance": {"source": "pull-request", "pr_number": 1, "url": "https://example.invalid/pull/1"},
+    }
+    spec = spec_from_document(document, path=str(scratch / "redteam-pr-1.json"))
+    return prepare_task(spec, checkout_root(), scratch / "tasks", sandbox_name=sandbox_name, mirror=repo)
