@@ -38,17 +38,25 @@ def enclosing_function(tree: ast.Module, offset_line: int):
     return best
 
 
+def own_returns(function) -> list:
+    """The return statements of ``function`` itself, not of functions or classes defined inside it."""
+    found, todo = [], list(ast.iter_child_nodes(function))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Return):
+            found.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
 def returns_none_elsewhere(function, site_line: int) -> bool:
     """Whether ``function`` already returns None on some path other than the mutated ``return`` line."""
-    own = [n for n in ast.walk(function) if isinstance(n, ast.Return)
-           and enclosing_function(ast.Module(body=[function], type_ignores=[]), n.lineno) is function]
-    for node in own:
-        if node.lineno == site_line:
-            continue
-        if node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None):
+    for node in own_returns(function):
+        if node.lineno != site_line and (node.value is None or
+                                         (isinstance(node.value, ast.Constant) and node.value.value is None)):
             return True
-    last = function.body[-1]
-    return not isinstance(last, (ast.Return, ast.Raise))
+    return not isinstance(function.body[-1], (ast.Return, ast.Raise))
 
 
 def is_giveaway(spec, text: str) -> tuple[bool, str]:

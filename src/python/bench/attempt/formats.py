@@ -13,6 +13,7 @@ byte for byte.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -23,9 +24,6 @@ from bench.attempt.edits import MAX_REPLY_BYTES, apply_edits, parse_edits
 from bench.attempt.unified_diff import apply_unified_diff
 from bench.attempt.workspace_files import AppliedEdits
 from bench.errors import EditError, UsageError
-
-DEFAULT = EDIT_FORMATS[0]
-
 
 @dataclass(frozen=True)
 class EditFormat:
@@ -80,6 +78,7 @@ Rules:
 """
 
 
+@functools.cache
 def _formats() -> dict[str, EditFormat]:
     from bench.attempt import edits
 

@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.attempt import DEFAULT_EDIT_FORMAT
 from bench.attempt import failing_tests
 from bench.attempt import workspace_files as files
 from bench.errors import EditError, SpecError
@@ -30,7 +31,7 @@ class Prompt:
 
 
 def build_prompt(spec: TaskSpec, workspace: Path, *, spec_text: str = "",
-                 edit_format: str = "search-replace") -> Prompt:
+                 edit_format: str = DEFAULT_EDIT_FORMAT) -> Prompt:
     """The task's messages; ``edit_format`` (bench.attempt.formats) decides only the system prompt."""
     from bench.attempt.formats import edit_format as format_named
 
@@ -57,7 +58,7 @@ def prompt_sha256(messages: tuple[Message, ...]) -> str:
 
 
 def feedback_message(text: str, *, current_files: tuple[tuple[str, str | None], ...] = (),
-                     edit_format: str = "search-replace") -> Message:
+                     edit_format: str = DEFAULT_EDIT_FORMAT) -> Message:
     """The user turn of the repair loop: what the harness observed, optionally the files as they are now."""
     from bench.attempt.formats import edit_format as format_named
 

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.attempt import DEFAULT_EDIT_FORMAT
 from bench.errors import EndpointError, EndpointTimeout
 from bench.sandbox.cleanup import scratch_dir
 from bench.model.protocol import Completion, Message, ModelParams, RequestContext
@@ -37,7 +38,7 @@ DETAIL = "_detail"  # key of a unit's fields that go to <out>/units/ (bench view
 
 
 def single_attempt(task: PreparedTask, model, params: ModelParams, *, sample: int, store_dir: Path | None,
-                   cache=None, edit_format: str = "search-replace") -> tuple[dict, dict]:
+                   cache=None, edit_format: str = DEFAULT_EDIT_FORMAT) -> tuple[dict, dict]:
     """Run one attempt; returns (record fields, timings)."""
     from bench.attempt.prompt import build_prompt
 

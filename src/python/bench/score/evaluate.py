@@ -10,6 +10,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.attempt import DEFAULT_EDIT_FORMAT
 from bench.errors import EditError
 from bench.sandbox.cleanup import scratch_dir
 from bench.loop.signature import candidate_digest, failure_signature, normalise_error_line, top_error_line
@@ -46,7 +47,7 @@ def source_snapshot(tree: Path, paths: tuple[str, ...]) -> tuple[tuple[str, str]
     return tuple(out)
 
 
-def apply_reply(tree: Path, reply: str, allowed: tuple[str, ...], edit_format: str = "search-replace"):
+def apply_reply(tree: Path, reply: str, allowed: tuple[str, ...], edit_format: str = DEFAULT_EDIT_FORMAT):
     """Parse and apply a reply in ``edit_format`` (bench.attempt.formats), all or nothing; EditError when
     invalid."""
     from bench.attempt.formats import edit_format as format_named
@@ -55,7 +56,7 @@ def apply_reply(tree: Path, reply: str, allowed: tuple[str, ...], edit_format: s
 
 
 def evaluate(task: PreparedTask, tree: Path, reply: str, *, cache=None, fresh_copy: bool = True,
-             scan: bool = True, edit_format: str = "search-replace") -> Evaluation:
+             scan: bool = True, edit_format: str = DEFAULT_EDIT_FORMAT) -> Evaluation:
     """Apply `reply` to `tree` (edited in place) and judge the result. `fresh_copy=False` lets the tests run
     in `tree` itself, for callers that throw the tree away afterwards."""
     spec = task.spec

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
+from bench.attempt import DEFAULT_EDIT_FORMAT
 from bench.errors import UsageError
 from bench.score.executor import ExecutionStats, Job, UnitDone
 from bench.score.units import Unit
@@ -81,7 +82,7 @@ def unit_arguments(plan) -> list[str]:
                 ("--controller", plan.controller_id))
     args += [part for flag, value in optional if value is not None for part in (flag, str(value))]
     args += ["--controller-stateful"] * plan.controller_stateful + ["--no-cache"] * (not plan.use_cache)
-    if plan.edit_format != "search-replace":
+    if plan.edit_format != DEFAULT_EDIT_FORMAT:
         args += ["--edit-format", plan.edit_format]
     return args
 
@@ -111,8 +112,7 @@ class _FinishedUnits:
     def run(self, job: Job, units: Sequence[Unit], deliver) -> ExecutionStats:
         for unit in units:
             document = self.documents[(unit.spec.task_id, unit_name(unit))]
-            record = json.loads(json.dumps(document["record"]))
-            record["integrity"] = {**record.get("integrity", {}), **job.benchmark}
+            record = {**document["record"], "integrity": {**document["record"].get("integrity", {}), **job.benchmark}}
             deliver(UnitDone(unit, record, {"unit": list(unit.key)}))
         return ExecutionStats(self.name, (("pants", len(units)),) if units else ())
 

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.attempt import DEFAULT_EDIT_FORMAT
 from bench.attempt.prompt import build_prompt, feedback_message
 from bench.loop.convergence import Trajectory, Turn, classify
 from bench.model.protocol import Message, ModelParams, RequestContext
@@ -35,7 +36,7 @@ class LoopConfig:
     condition: str  # "full" | "count-only"
     controller: object | None = None  # a Model, or None
     controller_stateful: bool = False
-    edit_format: str = "search-replace"  # how the model is asked to answer (bench.attempt.formats)
+    edit_format: str = DEFAULT_EDIT_FORMAT  # how the model is asked to answer (bench.attempt.formats)
 
 
 def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig, *, sample: int,

@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from bench.attempt import DEFAULT_EDIT_FORMAT
 from bench.model.protocol import ModelParams
 from bench.score.attempt import DETAIL, single_attempt
 from bench.score.task_env import PreparedTask
 
 
 def resample(task: PreparedTask, model, params: ModelParams, *, budget: int, sample: int,
-             store_dir: Path | None, cache=None, edit_format: str = "search-replace") -> tuple[dict, dict]:
+             store_dir: Path | None, cache=None, edit_format: str = DEFAULT_EDIT_FORMAT) -> tuple[dict, dict]:
     """K fresh attempts (draw index = sample * budget + i, and a distinct seed each); stop at the first solve."""
     turns, details, seconds = [], [], 0.0
     for index in range(1, budget + 1):

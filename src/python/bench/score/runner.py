@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.attempt import DEFAULT_EDIT_FORMAT
 from bench.errors import BenchError
 from bench.model.protocol import ModelParams
 from bench.score.units import Unit, base_record, record_key
@@ -43,7 +44,7 @@ class RunPlan:
     # The commit records name when the run is not made inside its checkout (`./pants score` merges in a
     # sandbox); None: ``git rev-parse HEAD`` of ``root``.
     commit: str | None = None
-    edit_format: str = "search-replace"  # how models are asked to answer (bench.attempt.formats)
+    edit_format: str = DEFAULT_EDIT_FORMAT  # how models are asked to answer (bench.attempt.formats)
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ def run_settings(plan: RunPlan) -> dict:
         "controller": plan.controller_id, "controller_stateful": plan.controller_stateful,
         "runner_version": RUNNER_VERSION,
         # Only when it is not the default, so folders made before the option existed resume as they are.
-        **({"edit_format": plan.edit_format} if plan.edit_format != "search-replace" else {}),
+        **({"edit_format": plan.edit_format} if plan.edit_format != DEFAULT_EDIT_FORMAT else {}),
     }
 
 
@@ -204,16 +205,17 @@ class _UnitContext:
     def __init__(self, plan, model, controller, cache, pool, benchmark, store_dir) -> None:
         self.plan, self.model, self.controller, self.cache = plan, model, controller, cache
         self.pool, self.benchmark, self.store_dir = pool, benchmark, store_dir
+        from bench.model.registry import declares_deterministic
+
+        # Prompts and responses are kept by hash unless `bench verify` can recompute the record instead.
+        self.text_store = None if declares_deterministic(plan.model_id) else store_dir
         self._lock = threading.Lock()
 
     def run_unit(self, unit: Unit) -> tuple[dict, dict, dict | None]:
         """The unit's record, its timings and its detail for `bench view` (never part of the record)."""
         started = time.monotonic()
         detail = None
-        # Prompts and responses are kept by hash unless `bench verify` can recompute the record instead.
-        from bench.model.registry import declares_deterministic
-
-        store = None if declares_deterministic(self.plan.model_id) else self.store_dir
+        store = self.text_store
         try:
             task = self.pool.get(unit.spec)
             record = base_record(unit, task.integrity, self.benchmark)
