@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.attempt import DEFAULT_EDIT_FORMAT
@@ -28,14 +28,24 @@ _LANGUAGES = {".py": "python", ".pyi": "python", ".pyx": "cython", ".toml": "tom
 class Prompt:
     messages: tuple[Message, ...]
     sha256: str
+    # Under a context policy or budget (bench.attempt.context): what the record says of the prompt, and what
+    # it shows (bench.attempt.context_prompt.ContextMessage); None for the default prompt.
+    context: dict | None = None
+    shown: object = field(default=None, compare=False)
 
 
 def build_prompt(spec: TaskSpec, workspace: Path, *, spec_text: str = "",
-                 edit_format: str = DEFAULT_EDIT_FORMAT) -> Prompt:
-    """The task's messages; ``edit_format`` (bench.attempt.formats) decides only the system prompt."""
+                 edit_format: str = DEFAULT_EDIT_FORMAT, context=None, failure_texts: tuple[str, ...] = ()) -> Prompt:
+    """The task's messages; ``edit_format`` (bench.attempt.formats) decides only the system prompt.
+
+    ``context`` (a :class:`bench.attempt.context.ContextSettings`) other than the default chooses what code is
+    shown and fits the prompt to a budget; ``failure_texts`` are the failing tests' output at base, which
+    localization reads (never the fix)."""
     from bench.attempt.formats import edit_format as format_named
 
     system = format_named(edit_format).system_prompt
+    if context is not None and not context.is_default:
+        return _context_prompt(spec, workspace, spec_text, system, context, failure_texts)
     sections = [_task_line(spec)]
     if spec_text.strip():
         sections.append("## Specification\n\n" + spec_text.strip() + "\n")
@@ -44,6 +54,25 @@ def build_prompt(spec: TaskSpec, workspace: Path, *, spec_text: str = "",
     sections.append(_failing_tests_section(spec, workspace))
     messages = (Message("system", system), Message("user", "\n".join(sections)))
     return Prompt(messages=messages, sha256=prompt_sha256(messages))
+
+
+def _context_prompt(spec, workspace, spec_text, system, settings, failure_texts) -> Prompt:
+    from bench.attempt.context_prompt import context_message
+    from bench.model.tokenizers import count_messages, get_tokenizer
+
+    tokenizer = get_tokenizer(settings.tokenizer)
+
+    def count_prompt(system_text: str, user_text: str) -> int:
+        return count_messages(tokenizer, (system_text, user_text))
+
+    message = context_message(spec, workspace, spec_text=spec_text, system=system, settings=settings,
+                              failure_texts=failure_texts, read=_read, count_prompt=count_prompt,
+                              count=tokenizer.count)
+    messages = (Message("system", system), Message("user", message.text))
+    shown = message.shown
+    record = {**settings.as_record(), "prompt_tokens": count_prompt(system, message.text), "cut": shown.cut,
+              "blocks": [len(shown.blocks), shown.offered]}
+    return Prompt(messages=messages, sha256=prompt_sha256(messages), context=record, shown=message)
 
 
 def prompt_sha256(messages: tuple[Message, ...]) -> str:
@@ -58,12 +87,18 @@ def prompt_sha256(messages: tuple[Message, ...]) -> str:
 
 
 def feedback_message(text: str, *, current_files: tuple[tuple[str, str | None], ...] = (),
-                     edit_format: str = DEFAULT_EDIT_FORMAT) -> Message:
-    """The user turn of the repair loop: what the harness observed, optionally the files as they are now."""
+                     edit_format: str = DEFAULT_EDIT_FORMAT, shown=None, tree: Path | None = None) -> Message:
+    """The user turn of the repair loop: what the harness observed, optionally the files as they are now —
+    under a context policy (``shown``, the first prompt's :class:`~bench.attempt.context_prompt.ContextMessage`)
+    the same parts of them, read from ``tree``."""
     from bench.attempt.formats import edit_format as format_named
 
     parts = [text.rstrip("\n") + "\n"]
-    if current_files:
+    if current_files and shown is not None and tree is not None:
+        from bench.attempt.context_prompt import current_files as shown_now
+
+        parts.append("The parts of the editable files shown before now read:\n\n" + shown_now(tree, shown, _read)[0])
+    elif current_files:
         parts.append("The editable files now contain:\n\n" + render_files(current_files))
     parts.append(format_named(edit_format).feedback_request)
     return Message("user", "\n".join(parts))
@@ -76,7 +111,7 @@ def render_files(contents: list[tuple[str, str | None]] | tuple[tuple[str, str |
         if content is None:
             blocks.append(f"### {path}\n\n(This file does not exist yet; create it with an empty SEARCH.)\n")
         else:
-            blocks.append(f"### {path}\n\n{fenced(content, _language(path))}")
+            blocks.append(f"### {path}\n\n{fenced(content, language_of(path))}")
     return "\n".join(blocks)
 
 
@@ -90,7 +125,7 @@ def fenced(content: str, language: str = "") -> str:
     return f"{fence}{language}\n{body}{fence}\n"
 
 
-def _language(path: str) -> str:
+def language_of(path: str) -> str:
     suffix = Path(path).suffix
     return _LANGUAGES.get(suffix, "")
 

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _plan(args, spec_paths, *, out: Path, commit: str | None = None):
-    from bench.cli.score import model_params, resolve_settings
+    from bench.cli.score import context_settings, model_params, resolve_settings
     from bench.errors import UsageError
     from bench.score.runner import RunPlan
     from bench.spec.load import load_spec
@@ -93,4 +93,4 @@ def _plan(args, spec_paths, *, out: Path, commit: str | None = None):
                    samples=args.samples, turns=turns, conditions=conditions, resample=args.resample, workers=1,
                    sandbox_name=get("BENCH_SANDBOX"), controller_id=args.controller,
                    controller_stateful=args.controller_stateful, use_cache=not args.no_cache, commit=commit,
-                   edit_format=args.edit_format)
+                   edit_format=args.edit_format, context=context_settings(args, model_id))

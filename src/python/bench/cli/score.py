@@ -80,6 +80,30 @@ def add_settings_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--edit-format", choices=EDIT_FORMATS, default=EDIT_FORMATS[0],
                    help="how the model is asked to answer: SEARCH/REPLACE blocks (default), whole functions "
                         "or classes spliced by AST (for small models), or a unified diff")
+    add_context_arguments(p, tokenizer_default="the model's own where the harness can run it (llamacpp/...), "
+                                               "else estimate")
+
+
+def add_context_arguments(p: argparse.ArgumentParser, *, tokenizer_default: str) -> None:
+    """--context, --context-budget, --tokenizer: what code a prompt shows and how many tokens it may take."""
+    from bench.attempt.context import CONTEXT_POLICIES
+
+    p.add_argument("--context", choices=CONTEXT_POLICIES, default=CONTEXT_POLICIES[0],
+                   help="what code the prompt shows: the editable files whole (files, default), the code the "
+                        "failing tests reach with an outline of the rest (localized), or the repository's code "
+                        "ranked by BM25 against the failing tests (retrieval)")
+    p.add_argument("--context-budget", type=int, default=None, metavar="TOKENS",
+                   help="most tokens of the whole prompt; blocks of code that do not fit are left out")
+    p.add_argument("--tokenizer", default=None,
+                   help=f"what --context-budget counts: estimate (3 bytes a token) or llamacpp/<gguf or smollm2> "
+                        f"(default: {tokenizer_default})")
+
+
+def context_settings(args: argparse.Namespace, model_id: str | None = None):
+    from bench.attempt.context import ContextSettings
+    from bench.model.tokenizers import tokenizer_for_model
+
+    return ContextSettings(args.context, args.context_budget, args.tokenizer or tokenizer_for_model(model_id))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -144,7 +168,7 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
                    controller_id=args.controller, controller_stateful=args.controller_stateful,
                    use_cache=not args.no_cache, retry_errors=args.retry_errors,
                    cluster=get("BENCH_CLUSTER") if args.cluster is None else args.cluster,
-                   edit_format=args.edit_format)
+                   edit_format=args.edit_format, context=context_settings(args, model_id))
     from bench.score.preflight import check_endpoint, check_sources
     from bench.score.runner import plan_units
 

@@ -38,16 +38,14 @@ DETAIL = "_detail"  # key of a unit's fields that go to <out>/units/ (bench view
 
 
 def single_attempt(task: PreparedTask, model, params: ModelParams, *, sample: int, store_dir: Path | None,
-                   cache=None, edit_format: str = DEFAULT_EDIT_FORMAT) -> tuple[dict, dict]:
+                   cache=None, edit_format: str = DEFAULT_EDIT_FORMAT, context=None) -> tuple[dict, dict]:
     """Run one attempt; returns (record fields, timings)."""
-    from bench.attempt.prompt import build_prompt
-
-    prompt = build_prompt(task.spec, task.pristine, spec_text=task.spec_text, edit_format=edit_format)
+    prompt = task_prompt(task, edit_format, context, cache)
     context = RequestContext(task_id=task.spec.task_id, sample=sample, condition="single",
                              source_files=source_snapshot(task.pristine, task.spec.source_files),
                              base_files=source_snapshot(task.pristine, task.spec.source_files))
     call = call_model(model, prompt.messages, params, context)
-    fields = {"prompt_sha256": prompt.sha256}
+    fields = {"prompt_sha256": prompt.sha256, **({"context": prompt.context} if prompt.context else {})}
     if store_dir is not None:
         store_text(store_dir, prompt.sha256, _messages_text(prompt.messages))
     if call.completion is None:
@@ -65,6 +63,27 @@ def single_attempt(task: PreparedTask, model, params: ModelParams, *, sample: in
     fields[DETAIL] = {"turns": [turn_detail(1, evaluation.outcome, evaluation)]}
     return fields, {"model_seconds": call.seconds, "latency_seconds": call.completion.latency_seconds,
                     "verdict_seconds": time.monotonic() - started}
+
+
+def task_prompt(task: PreparedTask, edit_format: str, context, cache):
+    """The task's first prompt; a context policy that localizes or retrieves reads the failing tests' output
+    at base (one sandboxed run of the unedited tree, cached with the verdicts)."""
+    from bench.attempt.prompt import build_prompt
+
+    failures: tuple[str, ...] = ()
+    if context is not None and context.policy != "files":
+        failures = base_failure_texts(task, cache)
+    return build_prompt(task.spec, task.pristine, spec_text=task.spec_text, edit_format=edit_format,
+                        context=context, failure_texts=failures)
+
+
+def base_failure_texts(task: PreparedTask, cache=None) -> tuple[str, ...]:
+    """What the failing tests print at base, a text per failing test (what a model could see by running them)."""
+    from bench.score.evaluate import judge
+
+    sources = source_snapshot(task.pristine, task.spec.source_files)
+    verdict = judge(task, task.pristine, sources, cache=cache)
+    return tuple(detail or message for _, _, message, detail in verdict.failures)
 
 
 def response_fields(completion: Completion, store_dir: Path | None) -> dict:

@@ -84,6 +84,10 @@ def unit_arguments(plan) -> list[str]:
     args += ["--controller-stateful"] * plan.controller_stateful + ["--no-cache"] * (not plan.use_cache)
     if plan.edit_format != DEFAULT_EDIT_FORMAT:
         args += ["--edit-format", plan.edit_format]
+    if not plan.context.is_default:
+        context = plan.context
+        args += ["--context", context.policy, "--tokenizer", context.tokenizer]
+        args += ["--context-budget", str(context.budget)] if context.budget is not None else []
     return args
 
 

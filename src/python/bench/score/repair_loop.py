@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.attempt import DEFAULT_EDIT_FORMAT
-from bench.attempt.prompt import build_prompt, feedback_message
+from bench.attempt.prompt import feedback_message
 from bench.loop.convergence import Trajectory, Turn, classify
 from bench.model.protocol import Message, ModelParams, RequestContext
 from bench.sandbox.cleanup import scratch_dir
-from bench.score.attempt import DETAIL, call_model, response_fields, store_text, turn_detail
+from bench.score.attempt import DETAIL, call_model, response_fields, store_text, task_prompt, turn_detail
 from bench.score.evaluate import evaluate, source_snapshot
 from bench.score.task_env import PreparedTask
 
@@ -37,13 +37,14 @@ class LoopConfig:
     controller: object | None = None  # a Model, or None
     controller_stateful: bool = False
     edit_format: str = DEFAULT_EDIT_FORMAT  # how the model is asked to answer (bench.attempt.formats)
+    context: object = None  # bench.attempt.context.ContextSettings; None: the editable files whole
 
 
 def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig, *, sample: int,
              store_dir: Path | None, cache=None) -> tuple[dict, dict]:
     """Run one trajectory; returns (record fields, timings)."""
     spec = task.spec
-    prompt = build_prompt(spec, task.pristine, spec_text=task.spec_text, edit_format=config.edit_format)
+    prompt = task_prompt(task, config.edit_format, config.context, cache)
     if store_dir is not None:
         from bench.score.attempt import _messages_text
 
@@ -101,10 +102,11 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
             messages.append(Message("assistant", call.completion.text))
             text = feedback + (f"\n\nGuidance from a reviewer:\n{guidance}" if guidance else "")
             messages.append(feedback_message(text, current_files=source_snapshot(tree, spec.source_files),
-                                             edit_format=config.edit_format))
+                                             edit_format=config.edit_format, shown=prompt.shown, tree=tree))
     classification = classify(Trajectory(spec.task_id, config.condition, tuple(turns), config.budget))
     fields = {
-        "prompt_sha256": prompt.sha256, "budget": config.budget, "turns": records,
+        "prompt_sha256": prompt.sha256, **({"context": prompt.context} if prompt.context else {}),
+        "budget": config.budget, "turns": records,
         "class": classification.outcome.value, "class_reason": classification.reason,
         "first_solved_turn": classification.first_solved_turn,
         "outcome": "solved" if classification.first_solved_turn else _final_outcome(records),

@@ -12,14 +12,16 @@ from bench.score.task_env import PreparedTask
 
 
 def resample(task: PreparedTask, model, params: ModelParams, *, budget: int, sample: int,
-             store_dir: Path | None, cache=None, edit_format: str = DEFAULT_EDIT_FORMAT) -> tuple[dict, dict]:
+             store_dir: Path | None, cache=None, edit_format: str = DEFAULT_EDIT_FORMAT,
+             context=None) -> tuple[dict, dict]:
     """K fresh attempts (draw index = sample * budget + i, and a distinct seed each); stop at the first solve."""
     turns, details, seconds = [], [], 0.0
     for index in range(1, budget + 1):
         draw = sample * budget + (index - 1)
         draw_params = replace(params, seed=None if params.seed is None else params.seed + draw)
         fields, timing = single_attempt(task, model, draw_params, sample=draw, store_dir=store_dir, cache=cache,
-                                        edit_format=edit_format)
+                                        edit_format=edit_format, context=context)
+        shown = fields.get("context")
         seconds += sum(v for v in timing.values() if isinstance(v, float))
         details += [dict(turn, turn=index) for turn in fields.pop(DETAIL, {}).get("turns", ())]
         turns.append({
@@ -39,4 +41,5 @@ def resample(task: PreparedTask, model, params: ModelParams, *, budget: int, sam
         "class_reason": f"draw {first} solved" if first else f"none of {len(turns)} draws solved",
         "outcome": "solved" if first else turns[-1]["outcome"],
         "resolved": first is not None, DETAIL: {"turns": details},
+        **({"context": shown} if shown is not None else {}),
     }, {"seconds": seconds}

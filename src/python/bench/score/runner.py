@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.attempt import DEFAULT_EDIT_FORMAT
+from bench.attempt.context import ContextSettings
 from bench.errors import BenchError
 from bench.model.protocol import ModelParams
 from bench.score.units import Unit, base_record, record_key
@@ -45,6 +46,7 @@ class RunPlan:
     # sandbox); None: ``git rev-parse HEAD`` of ``root``.
     commit: str | None = None
     edit_format: str = DEFAULT_EDIT_FORMAT  # how models are asked to answer (bench.attempt.formats)
+    context: ContextSettings = field(default_factory=ContextSettings)  # what code prompts show, in what budget
 
 
 @dataclass(frozen=True)
@@ -167,6 +169,7 @@ def run_settings(plan: RunPlan) -> dict:
         "runner_version": RUNNER_VERSION,
         # Only when it is not the default, so folders made before the option existed resume as they are.
         **({"edit_format": plan.edit_format} if plan.edit_format != DEFAULT_EDIT_FORMAT else {}),
+        **({"context": plan.context.as_record()} if not plan.context.is_default else {}),
     }
 
 
@@ -243,11 +246,11 @@ class _UnitContext:
             return score_patch(task, unit.patch)
         if unit.kind == "attempt":
             return single_attempt(task, self.model, plan.params, sample=unit.sample, store_dir=store,
-                                  cache=self.cache, edit_format=plan.edit_format)
+                                  cache=self.cache, edit_format=plan.edit_format, context=plan.context)
         if unit.kind == "resample":
             return resample(task, self.model, plan.params, budget=plan.turns, sample=unit.sample,
-                            store_dir=store, cache=self.cache, edit_format=plan.edit_format)
+                            store_dir=store, cache=self.cache, edit_format=plan.edit_format, context=plan.context)
         config = LoopConfig(plan.turns, unit.condition, self.controller, plan.controller_stateful,
-                            plan.edit_format)
+                            plan.edit_format, plan.context)
         return run_loop(task, self.model, plan.params, config, sample=unit.sample, store_dir=store,
                         cache=self.cache)

@@ -1,0 +1,201 @@
+"""Context policies: which code a prompt shows, filled into a token budget (``--context``, ``--context-budget``).
+
+* ``files`` — the editable files whole (the default; without a budget the prompt is byte for byte what it
+  always was);
+* ``localized`` — the definitions the failing tests reach directly (:mod:`bench.attempt.localize`: traceback
+  frames, names the tests use), a signature-only outline of each file, the files' own module code, then what
+  that code calls; with a budget, the rest of the files' definitions ranked by BM25 follow while they fit;
+* ``retrieval`` — the repository's code ranked by BM25 against the failing tests
+  (:mod:`bench.attempt.retrieval`); code outside the editable files is shown read-only.
+
+A prompt is filled in a fixed order and cut at block boundaries, never inside one: the task line and the
+failing test ids (at most :data:`MAX_LISTED_IDS` with a budget), the task's specification, the failing tests'
+source (a block per test file), then the policy's blocks in rank order. A block that does not fit is left
+out and the next is tried. The whole prompt, system message included, is then counted with the tokenizer
+and blocks are taken back from the end until it fits: a budget is never exceeded. Only the base tree, the
+failing tests and their output at base are read; never the fix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.attempt import code_map
+from bench.attempt.code_map import CodeMap, Range, merge_ranges, range_text, render_partial
+from bench.errors import UsageError
+
+CONTEXT_POLICIES = ("files", "localized", "retrieval")
+DEFAULT_CONTEXT = CONTEXT_POLICIES[0]
+MAX_LISTED_IDS = 30  # failing test ids listed in a budgeted prompt; the rest are counted
+RETRIEVAL_CHUNKS = 20
+CLOSE_RANK = 2  # reached code of this rank or lower (bench.attempt.localize) comes before the outline  # blocks retrieval shows without a budget
+MIN_BUDGET = 1000
+
+
+@dataclass(frozen=True)
+class ContextSettings:
+    policy: str = DEFAULT_CONTEXT
+    budget: int | None = None  # tokens of the whole prompt; None: no limit
+    tokenizer: str = "estimate"  # bench.model.tokenizers: what the budget and the recorded size count in
+
+    def __post_init__(self) -> None:
+        if self.policy not in CONTEXT_POLICIES:
+            raise UsageError(f"unknown context policy {self.policy!r}; known: {', '.join(CONTEXT_POLICIES)}")
+        if self.budget is not None and self.budget < MIN_BUDGET:
+            raise UsageError(f"a context budget of {self.budget} tokens is too small (at least {MIN_BUDGET})")
+
+    @property
+    def is_default(self) -> bool:
+        return self.policy == DEFAULT_CONTEXT and self.budget is None
+
+    def as_record(self) -> dict:
+        return {"policy": self.policy, "budget": self.budget, "tokenizer": self.tokenizer}
+
+
+@dataclass(frozen=True)
+class Block:
+    path: str
+    label: str  # a qualname, "<module>", "<outline>", "<file>", "<tests>" or "<spec>"
+    ranges: tuple[Range, ...] = ()
+    text: str = ""  # for blocks that are not file lines (test source, specification)
+    editable: bool = True
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a prompt shows: the blocks kept, in priority order, and how many were offered."""
+    blocks: tuple[Block, ...]
+    offered: int
+    listed_ids: int
+
+    @property
+    def cut(self) -> bool:
+        return len(self.blocks) < self.offered
+
+    def ranges(self, path: str) -> tuple[Range, ...]:
+        return merge_ranges(r for b in self.blocks if b.path == path for r in b.ranges)
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: str
+    text: str | None  # None: the file does not exist yet
+    code: CodeMap | None = field(default=None, compare=False)
+    editable: bool = True
+
+    @property
+    def line_count(self) -> int:
+        return len(self.text.splitlines()) if self.text else 0
+
+
+def policy_blocks(policy: str, files: tuple[SourceFile, ...], reached, ranked_chunks,
+                  budgeted: bool) -> list[Block]:
+    """The policy's blocks of code, best first (before the tests' own blocks are put in front)."""
+    if policy == "files":
+        return [Block(f.path, "<file>", ((1, max(1, f.line_count)),)) for f in files if f.text is not None]
+    by_path = {f.path: f for f in files}
+    if policy == "retrieval":
+        chunks = ranked_chunks if budgeted else ranked_chunks[:RETRIEVAL_CHUNKS]
+        return [_chunk_block(by_path, chunk) for chunk in chunks]
+    def reached_block(r) -> Block:
+        return definition_block(by_path[r.path].code, r.path, r.qualname)
+
+    blocks = [reached_block(r) for r in reached if r.rank <= CLOSE_RANK]
+    for f in files:
+        if f.code is not None and f.code.definitions:
+            blocks.append(Block(f.path, "<outline>", merge_ranges(d.header for d in f.code.definitions)))
+    for f in files:
+        if f.text is not None and f.code is None:  # a file that does not parse is one block
+            blocks.append(Block(f.path, "<file>", ((1, max(1, f.line_count)),)))
+        elif f.code is not None and f.code.module_code:
+            blocks.append(Block(f.path, "<module>", f.code.module_code))
+    blocks += [reached_block(r) for r in reached if r.rank > CLOSE_RANK]
+    if budgeted:
+        blocks += [_chunk_block(by_path, chunk) for chunk in ranked_chunks if chunk.path in by_path]
+    return _unique(blocks)
+
+
+def definition_block(code: CodeMap, path: str, qualname: str) -> Block:
+    """A definition's own lines with the headers of the classes around it."""
+    definition = next(d for d in code.definitions if d.qualname == qualname)
+    parts = qualname.split(".")
+    headers = [d.header for i in range(1, len(parts)) for d in code.named(".".join(parts[:i]))
+               if d.kind == "class"]
+    return Block(path, qualname, merge_ranges([*definition.own, *headers]))
+
+
+def _chunk_block(by_path: dict[str, SourceFile], chunk) -> Block:
+    source = by_path.get(chunk.path)
+    if source is not None and source.code is not None and chunk.qualname:
+        block = definition_block(source.code, chunk.path, chunk.qualname)
+        return Block(block.path, block.label, block.ranges, editable=source.editable)
+    label = chunk.qualname or "<module>"
+    return Block(chunk.path, label, chunk.ranges, editable=source.editable if source else False)
+
+
+def _unique(blocks: list[Block]) -> list[Block]:
+    seen, out = set(), []
+    for block in blocks:
+        key = (block.path, block.label)
+        if key not in seen:
+            seen.add(key)
+            out.append(block)
+    return out
+
+
+def fill(blocks: list[Block], *, budget: int | None, fixed_tokens: int, cost, total) -> tuple[Block, ...]:
+    """Blocks in order while their running ``cost`` fits ``budget``, then taken back from the end until the
+    whole prompt's exact count (``total`` of the kept blocks) fits."""
+    if budget is None:
+        return tuple(blocks)
+    kept: list[Block] = []
+    used = fixed_tokens
+    for block in blocks:
+        price = cost(block)
+        if used + price <= budget:
+            kept.append(block)
+            used += price
+    while kept and total(tuple(kept)) > budget:
+        kept.pop()
+    if total(tuple(kept)) > budget:
+        raise UsageError(f"even without any code the prompt does not fit {budget} tokens: raise --context-budget")
+    return tuple(kept)
+
+
+def render_code(files: tuple[SourceFile, ...], shown: Shown, *, partial: bool) -> tuple[str, str]:
+    """The editable files' section and the read-only section (retrieval), as markdown."""
+    from bench.attempt.prompt import fenced, language_of
+
+    editable, related = [], []
+    for f in files:
+        ranges = shown.ranges(f.path)
+        if not f.editable and not ranges:
+            continue
+        target = editable if f.editable else related
+        if f.text is None:
+            target.append(f"### {f.path}\n\n(This file does not exist yet; create it with an empty SEARCH.)\n")
+            continue
+        whole = ranges == ((1, max(1, f.line_count)),) or (not partial and bool(ranges))
+        if whole or f.line_count == 0:
+            target.append(f"### {f.path}\n\n{fenced(f.text, language_of(f.path))}")
+            continue
+        lines = sum(b - a + 1 for a, b in ranges)
+        heading = f"### {f.path} ({lines} of {f.line_count} lines shown)"
+        target.append(f"{heading}\n\n{fenced(render_partial(f.text, ranges), language_of(f.path))}")
+    return "\n".join(editable), "\n".join(related)
+
+
+PARTIAL_NOTE = (
+    "Only parts of some files are shown. Shown lines are exact; a line `" + code_map.GAP_PREFIX + "lines a-b not "
+    "shown` stands for lines left out — it is not in the file, so never copy it into an edit. Code that is not "
+    "shown may still be edited: an edit applies wherever its text matches the file.\n"
+)
+
+
+def load_sources(workspace: Path, paths: tuple[str, ...], read, *, editable: bool) -> tuple[SourceFile, ...]:
+    out = []
+    for path in paths:
+        text = read(workspace, path)
+        out.append(SourceFile(path, text, code_map.map_code(path, text) if text is not None else None, editable))
+    return tuple(out)
