@@ -149,18 +149,55 @@ def fill(blocks: list[Block], *, budget: int | None, fixed_tokens: int, cost, to
     whole prompt's exact count (``total`` of the kept blocks) fits."""
     if budget is None:
         return tuple(blocks)
-    kept: list[Block] = []
-    used = fixed_tokens
-    for block in blocks:
-        price = cost(block)
-        if used + price <= budget:
-            kept.append(block)
-            used += price
+    scale = 1.0
+    for _ in range(_REFITS):
+        kept = _greedy(blocks, budget - fixed_tokens, cost, scale)
+        exact = total(tuple(kept))
+        if exact <= budget:
+            break
+        # The running estimate fell short (BPE counts are not additive, markers join ranges): scale it by what
+        # the exact count says and fill again, rather than dropping blocks that were never the problem.
+        estimated = fixed_tokens + sum(cost(block) for block in kept)
+        scale *= max(exact - fixed_tokens, 1) / max(estimated - fixed_tokens, 1) * 1.02
     while kept and total(tuple(kept)) > budget:
         kept.pop()
     if total(tuple(kept)) > budget:
         raise UsageError(f"even without any code the prompt does not fit {budget} tokens: raise --context-budget")
+    return _second_chance(blocks, kept, budget, cost, total)
+
+
+_SECOND_CHANCES = 8  # exact counts spent on blocks left out, once the prompt fits
+
+
+def _second_chance(blocks: list[Block], kept: list[Block], budget: int, cost, total) -> tuple[Block, ...]:
+    """Blocks left out that may fit the room the exact count shows, tried in order with an exact count each
+    (a few at most: every try tokenizes the whole prompt)."""
+    used = total(tuple(kept))
+    tries = 0
+    for block in blocks:
+        if block in kept or cost(block) > budget - used:
+            continue
+        if tries == _SECOND_CHANCES:
+            break
+        tries += 1
+        trial = tuple(b for b in blocks if b in kept or b is block)  # priority order kept
+        exact = total(trial)
+        if exact <= budget:
+            kept, used = list(trial), exact
     return tuple(kept)
+
+
+_REFITS = 4
+
+
+def _greedy(blocks: list[Block], room: int, cost, scale: float) -> list[Block]:
+    kept, used = [], 0.0
+    for block in blocks:
+        price = cost(block) * scale
+        if used + price <= room:
+            kept.append(block)
+            used += price
+    return kept
 
 
 def render_code(files: tuple[SourceFile, ...], shown: Shown, *, partial: bool) -> tuple[str, str]:

@@ -15,6 +15,7 @@ from bench.attempt.code_map import map_code, range_text
 from bench.attempt.context import (PARTIAL_NOTE, Block, ContextSettings, SourceFile, Shown, definition_block, fill,
                                    load_sources, policy_blocks, render_code)
 from bench.attempt.localize import imported_names, localize
+from bench.spec.model import import_packages
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ def context_message(spec, workspace: Path, *, spec_text: str, system: str, setti
     failing_source = "".join(b.text for b in tests)
     reached, chunks = (), ()
     if settings.policy == "localized":
-        packages = frozenset(_package_of(p) for p in spec.source_files)
+        packages = frozenset(import_packages(spec.source_files))
         imports = frozenset().union(*(imported_names(read(workspace, path) or "", packages)
                                       for path in failing_tests.group_by_file(spec.fail_to_pass)))
         maps = {f.path: f.code for f in files if f.code is not None}
@@ -48,7 +49,8 @@ def context_message(spec, workspace: Path, *, spec_text: str, system: str, setti
     sources = {f.path: f.text or "" for f in files}
 
     def cost(block: Block) -> int:
-        return count(block.text or range_text(sources.get(block.path, ""), block.ranges)) + 24
+        # its text, a heading and fence, and a gap marker for every range (the outline has many)
+        return count(block.text or range_text(sources.get(block.path, ""), block.ranges)) + 16 + 10 * len(block.ranges)
 
     fixed = count_prompt(system, render(())) if settings.budget is not None else 0
     kept = fill(offered, budget=settings.budget, fixed_tokens=fixed, cost=cost,
@@ -110,13 +112,6 @@ def _test_blocks(spec, workspace: Path, read) -> list[Block]:
     return blocks
 
 
-def _package_of(path: str) -> str:
-    parts = path.split("/")
-    if parts[0] == "src" and len(parts) > 1:
-        parts = parts[1:]
-    return parts[0].removesuffix(".py")
-
-
 def _ranked(spec, workspace: Path, files: tuple[SourceFile, ...], read, query: str, *, whole_repository: bool):
     """BM25-ranked chunks: of the whole repository (retrieval) or of the editable files (localized)."""
     from bench.attempt.retrieval import chunks_of, corpus_files, rank
@@ -132,14 +127,14 @@ def _ranked(spec, workspace: Path, files: tuple[SourceFile, ...], read, query: s
         for chunk in chunks_of(f.path, f.text):
             chunks.append(chunk)
             texts.append(range_text(f.text, chunk.ranges))
-    ranked = rank(tuple(chunks), tuple(texts), query)
+    ranked = rank(tuple(chunks), tuple(texts), query, unmatched=not whole_repository)
     used = {c.path for c in ranked}
     return (*files, *(f for f in others if f.path in used)), ranked
 
 
-def current_files(workspace: Path, message: ContextMessage, read) -> tuple[str, str]:
+def current_files(workspace: Path, message: ContextMessage, read) -> str:
     """The same blocks of the editable files as they read now (a repair loop's later turns), found again by
-    name: (editable section, read-only section)."""
+    name."""
     now = []
     blocks = []
     for f in message.files:
@@ -151,7 +146,7 @@ def current_files(workspace: Path, message: ContextMessage, read) -> tuple[str, 
         for block in message.shown.blocks:
             if block.path == f.path:
                 blocks.append(_again(block, code, text))
-    return render_code(tuple(now), Shown(tuple(b for b in blocks if b is not None), 0, 0), partial=True)
+    return render_code(tuple(now), Shown(tuple(b for b in blocks if b is not None), 0, 0), partial=True)[0]
 
 
 def _again(block: Block, code, text: str | None) -> Block | None:

@@ -95,8 +95,7 @@ def localize(maps: dict[str, CodeMap], *, failing_source: str, test_imports: fro
         if definition is not None:
             reach(path, definition, 0)
     index = _by_name(maps)
-    used = _identifiers(failing_source)
-    for name in sorted(used, key=lambda n: (n not in test_imports, failing_source.find(n))):
+    for name in sorted(_identifiers(failing_source), key=lambda n: n not in test_imports):  # stable: first use
         for path, definition in index.get(name, ()):
             reach(path, definition, 1 if name in test_imports else 2)
     for hop_rank in (3, 4):
@@ -119,5 +118,6 @@ def _by_name(maps: dict[str, CodeMap]) -> dict[str, list[tuple[str, Definition]]
     return index
 
 
-def _identifiers(text: str) -> frozenset[str]:
-    return frozenset(_IDENTIFIER.findall(text))
+def _identifiers(text: str) -> tuple[str, ...]:
+    """Identifiers in order of first use."""
+    return tuple(dict.fromkeys(_IDENTIFIER.findall(text)))

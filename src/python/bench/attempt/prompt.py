@@ -97,7 +97,7 @@ def feedback_message(text: str, *, current_files: tuple[tuple[str, str | None], 
     if current_files and shown is not None and tree is not None:
         from bench.attempt.context_prompt import current_files as shown_now
 
-        parts.append("The parts of the editable files shown before now read:\n\n" + shown_now(tree, shown, _read)[0])
+        parts.append("The parts of the editable files shown before now read:\n\n" + shown_now(tree, shown, _read))
     elif current_files:
         parts.append("The editable files now contain:\n\n" + render_files(current_files))
     parts.append(format_named(edit_format).feedback_request)

@@ -21,7 +21,8 @@ MAX_FILES = 3000
 MAX_FILE_BYTES = 1_000_000
 _SKIP_DIRS = {"test", "tests", "testing", ".git", ".tox", ".nox", "node_modules", "__pycache__", "build", "dist",
               ".venv", "venv", "site-packages"}
-_WORD = re.compile(r"[A-Za-z][a-z0-9]*|[A-Z]+(?![a-z])|[0-9]+")
+# an acronym before a capitalised word (HTTP|Server), a word (get, Server), an acronym at the end (URL), digits
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z]+|[0-9]+")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _STOP = frozenset(keyword.kwlist) | {"self", "cls", "none", "true", "false"}
 
@@ -74,20 +75,20 @@ def words(text: str) -> list[str]:
     return [w for w in out if len(w) > 1]
 
 
-def rank(chunks: tuple[Chunk, ...], texts: tuple[str, ...], query: str) -> tuple[Chunk, ...]:
-    """``chunks`` (with their ``texts``) best first; chunks that share no word with the query are left out."""
+def rank(chunks: tuple[Chunk, ...], texts: tuple[str, ...], query: str, *,
+         unmatched: bool = False) -> tuple[Chunk, ...]:
+    """``chunks`` (with their ``texts``) best first; chunks that share no word with the query are left out, or
+    with ``unmatched`` follow in file order (localization's last blocks: the rest of the editable files)."""
     import bm25s  # lazy: numpy comes with it
 
     tokens = [words(text) or ["\x00empty"] for text in texts]
     query_words = sorted(set(words(query)))
-    if not chunks or not query_words:
-        return ()
-    retriever = bm25s.BM25()
-    retriever.index(tokens, show_progress=False)
     vocabulary = set().union(*map(set, tokens))
     known = [w for w in query_words if w in vocabulary]
-    if not known:
-        return ()
+    if not chunks or not known:
+        return tuple(chunks) if unmatched else ()
+    retriever = bm25s.BM25()
+    retriever.index(tokens, show_progress=False)
     scores = retriever.get_scores(known)
     order = sorted(range(len(chunks)), key=lambda i: (-round(float(scores[i]), 9), i))
-    return tuple(chunks[i] for i in order if scores[i] > 0)
+    return tuple(chunks[i] for i in order if unmatched or scores[i] > 0)

@@ -95,7 +95,7 @@ def add_context_arguments(p: argparse.ArgumentParser, *, tokenizer_default: str)
     p.add_argument("--context-budget", type=int, default=None, metavar="TOKENS",
                    help="most tokens of the whole prompt; blocks of code that do not fit are left out")
     p.add_argument("--tokenizer", default=None,
-                   help=f"what --context-budget counts: estimate (3 bytes a token) or llamacpp/<gguf or smollm2> "
+                   help=f"what --context-budget counts: estimate (2.4 bytes a token) or llamacpp/<gguf or smollm2> "
                         f"(default: {tokenizer_default})")
 
 

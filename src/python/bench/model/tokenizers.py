@@ -2,9 +2,9 @@
 
 * ``llamacpp/<gguf or short name>``: the GGUF's own vocabulary, read by llama.cpp (``vocab_only``: no weights
   are loaded), exactly what the ``llamacpp`` provider feeds the model;
-* ``estimate``: one token per three UTF-8 bytes, rounded up — for providers whose tokenizer the harness cannot
-  run. Over the whole pool's prompts SmolLM2's tokenizer gives 3.3 to 4.0 bytes a token (``scripts/
-  context_measure.py`` prints the ratio), so the estimate errs on the side of a shorter prompt.
+* ``estimate``: one token per 2.4 UTF-8 bytes, rounded up — for providers whose tokenizer the harness cannot
+  run. On the pool's default prompts SmolLM2's tokenizer gives 2.5 to 4.3 bytes a token (median 3.8;
+  ``scripts/context_measure.py`` prints the range), so the estimate errs on the side of a shorter prompt.
 
 A chat prompt counts its messages' contents plus :data:`TOKENS_PER_MESSAGE` for the role markers a chat
 template wraps around each one (the figure the ``llamacpp`` provider checks a prompt against its context with).
@@ -13,7 +13,6 @@ template wraps around each one (the figure the ``llamacpp`` provider checks a pr
 from __future__ import annotations
 
 import functools
-import math
 import threading
 from typing import Protocol
 
@@ -21,7 +20,8 @@ from bench.errors import UsageError
 
 TOKENS_PER_MESSAGE = 8
 ESTIMATE = "estimate"
-BYTES_PER_ESTIMATED_TOKEN = 3
+# bytes per token, as a fraction: 12 / 5 = 2.4
+ESTIMATE_TOKENS, ESTIMATE_BYTES = 5, 12
 
 
 class Tokenizer(Protocol):
@@ -34,7 +34,7 @@ class ByteEstimate:
     name = ESTIMATE
 
     def count(self, text: str) -> int:
-        return math.ceil(len(text.encode("utf-8", "surrogatepass")) / BYTES_PER_ESTIMATED_TOKEN)
+        return -(-len(text.encode("utf-8", "surrogatepass")) * ESTIMATE_TOKENS // ESTIMATE_BYTES)  # exact ceiling
 
 
 class LlamaCppTokenizer:
