@@ -19,6 +19,7 @@ from bench.errors import UsageError
 from bench.report.document import render_markdown
 from bench.report.html import render_html
 from bench.report.plots import render_png
+from bench.report.prompts import prompt_runs
 from bench.report.runs import parse_records
 from bench.report.sections import compose
 
@@ -36,7 +37,7 @@ class ReportPaths:
 def build_report(records: Sequence[Mapping[str, Any]], out_dir: Path) -> ReportPaths:
     """Write the report for ``records`` into ``out_dir`` (created if missing) and return the paths written."""
     record_set = parse_records(records)
-    document, plots = compose(record_set, records_digest(records), len(records))
+    document, plots = compose(record_set, records_digest(records), len(records), prompt_runs(records))
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     pngs = tuple(write_atomic(out_dir / plot.filename, render_png(plot)) for plot in plots)

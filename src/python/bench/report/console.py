@@ -19,7 +19,9 @@ def summary_lines(records: Sequence[dict]) -> list[str]:
         lines += _attempt_table(attempts)
     if loops:
         lines += _loop_table(loops)
-    return lines
+    from bench.report.prompts import console_lines  # it reads resolved() from here
+
+    return lines + console_lines(records)
 
 
 def _rate(solved: int, n: int) -> str:

@@ -41,7 +41,7 @@ def run_summary(records: Sequence[dict], *, ran: int, resumed: int, wall_seconds
         "units": len(records), "ran_now": ran, "resumed": resumed, "wall_seconds": round(wall_seconds, 1),
         "by_outcome": dict(sorted(outcomes.items())),
         "resolved": sorted(unit_name(r) for r in records if resolved(r) and not errored(r)),
-        "solved": sorted(unit_name(r) for r in records if _solved(r) and not errored(r)),
+        "solved": sorted(unit_name(r) for r in records if solved(r) and not errored(r)),
         "errored": {unit_name(r): error_reason(r) for r in sorted(records, key=unit_name) if errored(r)},
         "tokens": tokens, "cost": None,
     }
@@ -75,7 +75,7 @@ def error_lines(records: Sequence[dict], out_dir: Path) -> list[str]:
     return lines
 
 
-def _solved(record: dict) -> bool:
+def solved(record: dict) -> bool:
     """Targets passed (guards ignored): the attempt, or some turn of the loop."""
     turns = record.get("turns") or ()
     return record.get("outcome") == "solved" or any(t.get("outcome") == "solved" for t in turns)

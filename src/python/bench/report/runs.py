@@ -117,13 +117,21 @@ def parse_records(records: Sequence[Mapping[str, Any]]) -> RecordSet:
             other[str(kind)] += 1
             continue
         run = _parse_loop(record, number) if kind == "loop" else _parse_attempt(record, number)
-        key = (kind, run.model, run.task_id, getattr(run, "condition", ""), run.sample)
+        key = unit_key(record)
         if key in seen:
             duplicates += 1
             continue
         seen.add(key)
         (loops if kind == "loop" else attempts).append(run)  # type: ignore[arg-type]
     return RecordSet(tuple(loops), tuple(attempts), tuple(sorted(other.items())), duplicates)
+
+
+def unit_key(record: Mapping[str, Any]) -> tuple:
+    """What makes a unit one: kind, model, task, condition (none for single attempts) and sample."""
+    kind = record.get("kind")
+    condition = "" if kind == "attempt" else record.get("condition")
+    sample = record.get("sample")
+    return (kind, record.get("model"), record.get("task_id"), condition, 0 if sample is None else sample)
 
 
 def _parse_attempt(record: Mapping[str, Any], number: int) -> AttemptRun:

@@ -14,6 +14,7 @@ from bench.loop.convergence import Outcome
 from bench.report import markov, study, tables
 from bench.report.document import Block, Bullets, Document, Figure, Heading, Paragraph
 from bench.report.plots import BarPlot, LinePlot, Plot, Series, StackedBarPlot
+from bench.report.prompts import PromptSummary, show_prompts
 from bench.report.runs import AttemptRun, LoopRun, RecordSet
 
 TITLE = "loopcontrolbench report"
@@ -25,7 +26,10 @@ CLASS_MEANINGS = (
 )
 
 
-def compose(record_set: RecordSet, records_digest: str, record_count: int) -> tuple[Document, tuple[Plot, ...]]:
+def compose(record_set: RecordSet, records_digest: str, record_count: int,
+            prompts: Sequence[PromptSummary] = ()) -> tuple[Document, tuple[Plot, ...]]:
+    """The document and its plots; ``prompts`` (``bench.report.prompts.prompt_runs``) adds the prompt sizes
+    section when some run has a context setting or some model reported a prompt size."""
     blocks: list[Block] = list(_header(record_set, records_digest, record_count))
     plots: list[Plot] = []
     slugs = model_slugs({run.model for run in record_set.attempts} | {run.model for run in record_set.loops})
@@ -40,7 +44,24 @@ def compose(record_set: RecordSet, records_digest: str, record_count: int) -> tu
             _extend(blocks, plots, loop_section(model, loops, slugs[model]))
     if not record_set.attempts and not record_set.loops:
         blocks.append(Paragraph("No `loop` or `attempt` records in the input."))
+    if show_prompts(prompts):
+        blocks += prompt_section(prompts)
     return Document(TITLE, tuple(blocks)), tuple(plots)
+
+
+def prompt_section(prompts: Sequence[PromptSummary]) -> list[Block]:
+    """The prompt sizes of every run, one row each; the runs of a context sweep sort side by side."""
+    return [
+        Heading(2, "Prompt sizes"),
+        Paragraph(
+            "A run is one model under one context setting (`--context` policy, `--context-budget`, tokenizer). "
+            "Cut: prompts that left out blocks of code to fit the budget. Solved and resolved count units as "
+            "`summary.json` does (attempts, loops and resample runs; a unit with an infrastructure error is "
+            "neither). A prompt that did not fit the model's context is never answered, so without a context "
+            "setting its size is unknown and the largest prompts may be missing."
+        ),
+        tables.prompt_table(prompts),
+    ]
 
 
 def model_slugs(models: set[str]) -> dict[str, str]:

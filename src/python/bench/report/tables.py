@@ -12,6 +12,7 @@ from typing import Mapping, Sequence
 from bench.loop.convergence import Outcome
 from bench.report import stats, study
 from bench.report.document import Table
+from bench.report.prompts import PromptSummary
 from bench.report.runs import OUTCOMES, AttemptRun, LoopRun
 
 CLASSES = tuple(outcome.value for outcome in Outcome)
@@ -221,3 +222,22 @@ def markov_curve_table(summaries: Sequence[study.MarkovSummary]) -> Table:
         curves[f"{summary.condition} predicted"] = summary.predicted
     return curve_table(curves, "P(solved by turn t): observed vs predicted by the chain")
 
+
+def prompt_table(summaries: Sequence[PromptSummary]) -> Table:
+    """One row per run: its context setting, the size of its units' first prompts, how many were cut to the
+    budget, and how many units solved and resolved. The edit format shows when some record names one."""
+    formats = any(summary.edit_format is not None for summary in summaries)
+    rows = []
+    for s in summaries:
+        row = (s.model, s.policy, "–" if s.budget is None else str(s.budget))
+        row += (s.edit_format or "–",) if formats else ()
+        row += (s.tokenizer or "model (usage)", str(s.units), str(s.sized), fmt_float(s.median_tokens, 0),
+                fmt_float(s.p90_tokens, 0), "–" if s.max_tokens is None else str(s.max_tokens),
+                str(s.cut) if s.has_context else "–", str(s.solved), str(s.resolved))
+        rows.append(row)
+    columns = ("model", "context", "budget") + (("edit format",) if formats else ()) + (
+        "counted by", "units", "sized", "median", "p90", "max", "cut to budget", "solved", "resolved")
+    numeric = (False, False, True) + (False,) * formats + (False,) + (True,) * 8
+    return Table(columns, tuple(rows), numeric=numeric, caption="Prompt sizes per run: tokens of each unit's first "
+                 "prompt (p90 interpolated), counted by the run's tokenizer, or as the model reported them where the "
+                 "run has no context setting; sized: units whose prompt size is known")

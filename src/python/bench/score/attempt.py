@@ -45,7 +45,7 @@ def single_attempt(task: PreparedTask, model, params: ModelParams, *, sample: in
                              source_files=source_snapshot(task.pristine, task.spec.source_files),
                              base_files=source_snapshot(task.pristine, task.spec.source_files))
     call = call_model(model, prompt.messages, params, context)
-    fields = {"prompt_sha256": prompt.sha256, **({"context": prompt.context} if prompt.context else {})}
+    fields = prompt_fields(prompt, edit_format)
     if store_dir is not None:
         store_text(store_dir, prompt.sha256, _messages_text(prompt.messages))
     if call.completion is None:
@@ -75,6 +75,14 @@ def task_prompt(task: PreparedTask, edit_format: str, context, cache):
         failures = base_failure_texts(task, cache)
     return build_prompt(task.spec, task.pristine, spec_text=task.spec_text, edit_format=edit_format,
                         context=context, failure_texts=failures)
+
+
+def prompt_fields(prompt, edit_format: str) -> dict:
+    """What a record says of its first prompt: its hash and, when not the defaults, the edit format asked for
+    and the context policy (records of default runs keep their bytes)."""
+    return {"prompt_sha256": prompt.sha256,
+            **({"edit_format": edit_format} if edit_format != DEFAULT_EDIT_FORMAT else {}),
+            **({"context": prompt.context} if prompt.context else {})}
 
 
 def base_failure_texts(task: PreparedTask, cache=None) -> tuple[str, ...]:

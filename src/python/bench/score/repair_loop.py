@@ -19,7 +19,8 @@ from bench.attempt.prompt import feedback_message
 from bench.loop.convergence import Trajectory, Turn, classify
 from bench.model.protocol import Message, ModelParams, RequestContext
 from bench.sandbox.cleanup import scratch_dir
-from bench.score.attempt import DETAIL, call_model, response_fields, store_text, task_prompt, turn_detail
+from bench.score.attempt import (DETAIL, call_model, prompt_fields, response_fields, store_text, task_prompt,
+                                 turn_detail)
 from bench.score.evaluate import evaluate, source_snapshot
 from bench.score.task_env import PreparedTask
 
@@ -105,8 +106,7 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
                                              edit_format=config.edit_format, shown=prompt.shown, tree=tree))
     classification = classify(Trajectory(spec.task_id, config.condition, tuple(turns), config.budget))
     fields = {
-        "prompt_sha256": prompt.sha256, **({"context": prompt.context} if prompt.context else {}),
-        "budget": config.budget, "turns": records,
+        **prompt_fields(prompt, config.edit_format), "budget": config.budget, "turns": records,
         "class": classification.outcome.value, "class_reason": classification.reason,
         "first_solved_turn": classification.first_solved_turn,
         "outcome": "solved" if classification.first_solved_turn else _final_outcome(records),

@@ -21,7 +21,7 @@ def resample(task: PreparedTask, model, params: ModelParams, *, budget: int, sam
         draw_params = replace(params, seed=None if params.seed is None else params.seed + draw)
         fields, timing = single_attempt(task, model, draw_params, sample=draw, store_dir=store_dir, cache=cache,
                                         edit_format=edit_format, context=context)
-        shown = fields.get("context")
+        carried = {key: fields[key] for key in ("edit_format", "context") if key in fields}  # as every draw's
         seconds += sum(v for v in timing.values() if isinstance(v, float))
         details += [dict(turn, turn=index) for turn in fields.pop(DETAIL, {}).get("turns", ())]
         turns.append({
@@ -41,5 +41,5 @@ def resample(task: PreparedTask, model, params: ModelParams, *, budget: int, sam
         "class_reason": f"draw {first} solved" if first else f"none of {len(turns)} draws solved",
         "outcome": "solved" if first else turns[-1]["outcome"],
         "resolved": first is not None, DETAIL: {"turns": details},
-        **({"context": shown} if shown is not None else {}),
+        **carried,
     }, {"seconds": seconds}
