@@ -136,6 +136,29 @@ class LlamaCppModel:
         return self._llama
 
 
+class LlamaCppTokenizer:
+    """A GGUF's own tokenizer (``--tokenizer llamacpp/<name>``): llama.cpp reads only its vocabulary
+    (``vocab_only``, no weights). Calls are serialised: one vocabulary object is not thread-safe."""
+
+    def __init__(self, name: str) -> None:
+        if not llama_cpp_available():
+            raise UsageError(LLAMA_CPP_MISSING)
+        from llama_cpp import Llama
+
+        self.name = f"llamacpp/{name}"
+        self._vocab = Llama(model_path=str(resolve_gguf(name)), vocab_only=True, verbose=False)
+        self._lock = threading.Lock()
+
+    def count(self, text: str) -> int:
+        with self._lock:
+            return len(self._vocab.tokenize(text.encode("utf-8", "surrogatepass"), add_bos=False, special=False))
+
+
+def make_tokenizer(name: str) -> LlamaCppTokenizer:
+    """What ``bench.model.tokenizers.get_tokenizer("llamacpp/<name>")`` builds."""
+    return LlamaCppTokenizer(name)
+
+
 class _DeadlineGuard:
     """A logits processor that leaves the logits alone until the budget is spent, then forces end-of-text.
 

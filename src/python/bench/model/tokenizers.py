@@ -13,7 +13,6 @@ template wraps around each one (the figure the ``llamacpp`` provider checks a pr
 from __future__ import annotations
 
 import functools
-import threading
 from typing import Protocol
 
 from bench.errors import UsageError
@@ -37,34 +36,23 @@ class ByteEstimate:
         return -(-len(text.encode("utf-8", "surrogatepass")) * ESTIMATE_TOKENS // ESTIMATE_BYTES)  # exact ceiling
 
 
-class LlamaCppTokenizer:
-    """A GGUF's tokenizer; calls are serialised (one llama.cpp vocabulary object is not thread-safe)."""
-
-    def __init__(self, name: str) -> None:
-        from bench.model.llamacpp import LLAMA_CPP_MISSING, llama_cpp_available, resolve_gguf
-
-        if not llama_cpp_available():
-            raise UsageError(LLAMA_CPP_MISSING)
-        from llama_cpp import Llama
-
-        self.name = f"llamacpp/{name}"
-        self._vocab = Llama(model_path=str(resolve_gguf(name)), vocab_only=True, verbose=False)
-        self._lock = threading.Lock()
-
-    def count(self, text: str) -> int:
-        with self._lock:
-            return len(self._vocab.tokenize(text.encode("utf-8", "surrogatepass"), add_bos=False, special=False))
-
-
 @functools.cache
 def get_tokenizer(name: str) -> Tokenizer:
-    """``estimate`` or ``llamacpp/<name>``; a clear error for anything else."""
+    """``estimate``, or ``<provider>/<model>`` for a provider whose module offers ``make_tokenizer(model)``
+    (llama.cpp's does); a clear error for anything else. The provider module is imported only here, by name,
+    so that nothing else pulls in its heavy dependencies."""
+    import importlib
+
+    from bench.model.registry import PROVIDER_MODULES
+
     if name == ESTIMATE:
         return ByteEstimate()
     provider, _, model = name.partition("/")
-    if provider == "llamacpp" and model:
-        return LlamaCppTokenizer(model)
-    raise UsageError(f"unknown tokenizer {name!r}: use 'estimate' or 'llamacpp/<gguf or smollm2>'")
+    module = PROVIDER_MODULES.get(provider)
+    make = getattr(importlib.import_module(module), "make_tokenizer", None) if module and model else None
+    if make is None:
+        raise UsageError(f"unknown tokenizer {name!r}: use 'estimate' or 'llamacpp/<gguf or smollm2>'")
+    return make(model)
 
 
 def tokenizer_for_model(model_id: str | None) -> str:

@@ -7,10 +7,10 @@ import pytest
 
 from bench.errors import UsageError
 from bench.model import llamacpp
+from bench.model.llamacpp import LlamaCppTokenizer
 from bench.model.tokenizers import (
     TOKENS_PER_MESSAGE,
     ByteEstimate,
-    LlamaCppTokenizer,
     count_messages,
     get_tokenizer,
     tokenizer_for_model,
