@@ -7,6 +7,7 @@ and, for ``retrieval``, read-only code before the tests. What each section holds
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +49,7 @@ def context_message(spec, workspace: Path, *, spec_text: str, system: str, setti
     render = _renderer(spec, files, listed, len(offered), settings)
     sources = {f.path: f.text or "" for f in files}
 
+    @functools.cache  # a block's price is asked for on every refit and second chance
     def cost(block: Block) -> int:
         # its text, a heading and fence, and a gap marker for every range (the outline has many)
         return count(block.text or range_text(sources.get(block.path, ""), block.ranges)) + 16 + 10 * len(block.ranges)

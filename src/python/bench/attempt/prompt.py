@@ -61,9 +61,12 @@ def _context_prompt(spec, workspace, spec_text, system, settings, failure_texts)
     from bench.model.tokenizers import count_messages, get_tokenizer
 
     tokenizer = get_tokenizer(settings.tokenizer)
+    system_tokens = count_messages(tokenizer, (system,))
 
     def count_prompt(system_text: str, user_text: str) -> int:
-        return count_messages(tokenizer, (system_text, user_text))
+        if system_text != system:
+            return count_messages(tokenizer, (system_text, user_text))
+        return system_tokens + count_messages(tokenizer, (user_text,))  # the system message is counted once
 
     message = context_message(spec, workspace, spec_text=spec_text, system=system, settings=settings,
                               failure_texts=failure_texts, read=_read, count_prompt=count_prompt,
