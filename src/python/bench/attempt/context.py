@@ -200,11 +200,12 @@ def _greedy(blocks: list[Block], room: int, cost, scale: float) -> list[Block]:
     return kept
 
 
-def render_code(files: tuple[SourceFile, ...], shown: Shown, *, partial: bool) -> tuple[str, str]:
-    """The editable files' section and the read-only section (retrieval), as markdown."""
+def render_code(files: tuple[SourceFile, ...], shown: Shown) -> tuple[str, str, bool]:
+    """The editable files' section, the read-only section (retrieval), as markdown, and whether some file is
+    shown in part. A file whose left-out lines are all blank is shown whole."""
     from bench.attempt.prompt import fenced, language_of
 
-    editable, related = [], []
+    editable, related, partial = [], [], False
     for f in files:
         ranges = shown.ranges(f.path)
         if not f.editable and not ranges:
@@ -213,14 +214,15 @@ def render_code(files: tuple[SourceFile, ...], shown: Shown, *, partial: bool) -
         if f.text is None:
             target.append(f"### {f.path}\n\n(This file does not exist yet; create it with an empty SEARCH.)\n")
             continue
-        whole = ranges == ((1, max(1, f.line_count)),) or (not partial and bool(ranges))
-        if whole or f.line_count == 0:
+        lines = render_partial(f.text, ranges).splitlines(keepends=True)
+        hidden = sum(line.startswith(code_map.GAP_PREFIX) for line in lines)
+        if not hidden or f.line_count == 0:
             target.append(f"### {f.path}\n\n{fenced(f.text, language_of(f.path))}")
             continue
-        lines = sum(b - a + 1 for a, b in ranges)
-        heading = f"### {f.path} ({lines} of {f.line_count} lines shown)"
-        target.append(f"{heading}\n\n{fenced(render_partial(f.text, ranges), language_of(f.path))}")
-    return "\n".join(editable), "\n".join(related)
+        partial = True
+        heading = f"### {f.path} ({len(lines) - hidden} of {f.line_count} lines shown)"
+        target.append(f"{heading}\n\n{fenced(''.join(lines), language_of(f.path))}")
+    return "\n".join(editable), "\n".join(related), partial
 
 
 PARTIAL_NOTE = (

@@ -66,8 +66,7 @@ _MAX_IDS = 30
 def _renderer(spec, files: tuple[SourceFile, ...], listed: int, offered: int, settings: ContextSettings):
     def render(kept: tuple[Block, ...]) -> str:
         shown = Shown(kept, offered, listed)
-        partial = settings.policy != "files" or settings.budget is not None
-        editable, related = render_code(files, shown, partial=partial)
+        editable, related, partial = render_code(files, shown)
         sections = [_task_line(spec)]
         spec_block = next((b for b in kept if b.label == "<spec>"), None)
         if spec_block is not None:
@@ -148,7 +147,7 @@ def current_files(workspace: Path, message: ContextMessage, read) -> str:
         for block in message.shown.blocks:
             if block.path == f.path:
                 blocks.append(_again(block, code, text))
-    return render_code(tuple(now), Shown(tuple(b for b in blocks if b is not None), 0, 0), partial=True)[0]
+    return render_code(tuple(now), Shown(tuple(b for b in blocks if b is not None), 0, 0))[0]
 
 
 def _again(block: Block, code, text: str | None) -> Block | None:

@@ -176,7 +176,7 @@ def test_localized_without_budget_shows_reached_code_outline_and_module_code(sma
 def test_localized_prompt_shows_the_traceback_function_verbatim_and_only_the_header_of_the_rest(small: Path):
     text = user_text(localized(small))
     shown = CORE.replace(UNREACHED_BODY, "# ⋮ lines 27-28 not shown\n")
-    assert "### pkg/core.py (16 of 28 lines shown)\n\n```python\n" + shown + "```\n" in text
+    assert "### pkg/core.py (26 of 28 lines shown)\n\n```python\n" + shown + "```\n" in text
     assert PARSE_ITEMS in text
     assert "def unreached_helper(value):\n" in text
     assert "doubled" not in text
