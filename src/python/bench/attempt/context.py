@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.attempt import code_map
-from bench.attempt.code_map import CodeMap, Range, merge_ranges, range_text, render_partial
+from bench.attempt.code_map import CodeMap, Range, merge_ranges, render_partial
 from bench.errors import UsageError
 
 CONTEXT_POLICIES = ("files", "localized", "retrieval")

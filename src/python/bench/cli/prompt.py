@@ -30,9 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from bench.attempt.prompt import build_prompt
     from bench.cli.check import persistent_task
-
     from bench.cli.score import context_settings
     from bench.score.attempt import task_prompt
     from bench.store.action_cache import ActionCache

@@ -85,12 +85,31 @@ def run(plan: RunPlan, *, on_done=None, executor=None, units=None) -> RunResult:
     """Run the plan's units (or ``units``: predictions, whose settings are their own lines) not recorded yet
     on ``executor`` (default: from ``plan.cluster``, else local threads); this process alone appends records,
     whichever executor ran the units."""
+    plan.out_dir.mkdir(parents=True, exist_ok=True)
+    with _writer_lock(plan.out_dir):
+        return _run(plan, on_done, executor, units)
+
+
+def _writer_lock(out_dir: Path):
+    """One run writes a results folder at a time: a second one on the same folder is refused, not interleaved
+    (it would resume the same units and clean up what the first one writes). The lock lives in the cache, so
+    a results folder holds nothing but results."""
+    import hashlib
+
+    from bench.store.locks import file_lock
+    from bench.variables import cache_dir
+
+    key = hashlib.sha256(str(out_dir.resolve()).encode()).hexdigest()[:24]
+    return file_lock(cache_dir() / "locks" / f"run-{key}.lock", wait=False,
+                     held_message=f"another bench score is writing to {out_dir}: wait for it, or use another --out")
+
+
+def _run(plan: RunPlan, on_done, executor, units) -> RunResult:
     import uuid
     from dataclasses import replace
 
     from bench.score.executor import Job, get_executor
 
-    plan.out_dir.mkdir(parents=True, exist_ok=True)
     log_path = plan.out_dir / "records.jsonl"
     if units is None:
         write_settings(plan, resuming=log_path.exists())
