@@ -98,6 +98,7 @@ def policy_blocks(policy: str, files: tuple[SourceFile, ...], reached, ranked_ch
     if policy == "retrieval":
         chunks = ranked_chunks if budgeted else ranked_chunks[:RETRIEVAL_CHUNKS]
         return [_chunk_block(by_path, chunk) for chunk in chunks]
+
     def reached_block(r) -> Block:
         return definition_block(by_path[r.path].code, r.path, r.qualname)
 
@@ -145,8 +146,10 @@ def _unique(blocks: list[Block]) -> list[Block]:
 
 
 def fill(blocks: list[Block], *, budget: int | None, fixed_tokens: int, cost, total) -> tuple[Block, ...]:
-    """Blocks in order while their running ``cost`` fits ``budget``, then taken back from the end until the
-    whole prompt's exact count (``total`` of the kept blocks) fits."""
+    """Blocks in order while their running ``cost`` fits ``budget``; when the whole prompt's exact count
+    (``total`` of the kept blocks) says otherwise, the estimate is rescaled and the fill redone (at most
+    :data:`_REFITS` times), then blocks are taken back from the end until it fits, and a few blocks left out
+    get a second chance with an exact count each. The result never exceeds ``budget``."""
     if budget is None:
         return tuple(blocks)
     scale = 1.0
@@ -166,6 +169,7 @@ def fill(blocks: list[Block], *, budget: int | None, fixed_tokens: int, cost, to
     return _second_chance(blocks, kept, budget, cost, total)
 
 
+_REFITS = 4  # fills with a rescaled estimate before blocks are taken back
 _SECOND_CHANCES = 8  # exact counts spent on blocks left out, once the prompt fits
 
 
@@ -185,9 +189,6 @@ def _second_chance(blocks: list[Block], kept: list[Block], budget: int, cost, to
         if exact <= budget:
             kept, used = list(trial), exact
     return tuple(kept)
-
-
-_REFITS = 4
 
 
 def _greedy(blocks: list[Block], room: int, cost, scale: float) -> list[Block]:
