@@ -11,9 +11,11 @@ decorators and signature up to the colon: the outline of a file is the headers o
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 Range = tuple[int, int]  # first and last line, 1-based, inclusive
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # ASCII identifiers, as localization and retrieval read text
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -69,7 +71,7 @@ def map_code(path: str, source: str) -> CodeMap | None:
 
 def _collect(node: ast.AST, prefix: str, out: list[Definition]) -> None:
     qualname = prefix + node.name
-    span = (_first_line(node), node.end_lineno or node.lineno)
+    span = (first_line(node), node.end_lineno or node.lineno)
     header = (span[0], max(node.lineno, node.body[0].lineno - 1))
     if isinstance(node, ast.ClassDef):
         own = [header]
@@ -80,7 +82,7 @@ def _collect(node: ast.AST, prefix: str, out: list[Definition]) -> None:
             else:
                 own.append((child.lineno, child.end_lineno or child.lineno))
         own_nodes = [c for c in node.body if c not in members] + list(node.decorator_list) + list(node.bases)
-        out.append(Definition(qualname, "class", span, header, _merge(own), _names(own_nodes)))
+        out.append(Definition(qualname, "class", span, header, merge_ranges(own), _names(own_nodes)))
         for member in members:
             _collect(member, qualname + ".", out)
         return
@@ -88,9 +90,9 @@ def _collect(node: ast.AST, prefix: str, out: list[Definition]) -> None:
     out.append(Definition(qualname, kind, span, header, (span,), _names([node])))
 
 
-def _first_line(node: ast.AST) -> int:
-    decorators = getattr(node, "decorator_list", [])
-    return min([node.lineno] + [d.lineno for d in decorators])
+def first_line(node: ast.AST) -> int:
+    """A definition's first line, 1-based: its first decorator's, else its own."""
+    return min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
 
 
 def _names(nodes) -> frozenset[str]:
@@ -112,7 +114,8 @@ def _narrower(a: Definition, b: Definition) -> bool:
     return (a.span[1] - a.span[0]) < (b.span[1] - b.span[0])
 
 
-def _merge(ranges) -> tuple[Range, ...]:
+def merge_ranges(ranges) -> tuple[Range, ...]:
+    """Sorted, overlapping or touching ranges joined."""
     merged: list[list[int]] = []
     for start, end in sorted(ranges):
         if merged and start <= merged[-1][1] + 1:
@@ -120,11 +123,6 @@ def _merge(ranges) -> tuple[Range, ...]:
         else:
             merged.append([start, end])
     return tuple((a, b) for a, b in merged)
-
-
-def merge_ranges(ranges) -> tuple[Range, ...]:
-    """Sorted, overlapping or touching ranges joined."""
-    return _merge(ranges)
 
 
 def render_partial(source: str, ranges: tuple[Range, ...]) -> str:

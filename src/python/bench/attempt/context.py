@@ -93,7 +93,7 @@ def policy_blocks(policy: str, files: tuple[SourceFile, ...], reached, ranked_ch
                   budgeted: bool) -> list[Block]:
     """The policy's blocks of code, best first (before the tests' own blocks are put in front)."""
     if policy == "files":
-        return [Block(f.path, "<file>", ((1, max(1, f.line_count)),)) for f in files if f.text is not None]
+        return [whole_file_block(f.path, f.line_count) for f in files if f.text is not None]
     by_path = {f.path: f for f in files}
     if policy == "retrieval":
         chunks = ranked_chunks if budgeted else ranked_chunks[:RETRIEVAL_CHUNKS]
@@ -103,18 +103,25 @@ def policy_blocks(policy: str, files: tuple[SourceFile, ...], reached, ranked_ch
         return definition_block(by_path[r.path].code, r.path, r.qualname)
 
     blocks = [reached_block(r) for r in reached if r.rank <= CLOSE_RANK]
-    for f in files:
-        if f.code is not None and f.code.definitions:
-            blocks.append(Block(f.path, "<outline>", merge_ranges(d.header for d in f.code.definitions)))
+    blocks += [outline_block(f.path, f.code) for f in files if f.code is not None and f.code.definitions]
     for f in files:
         if f.text is not None and f.code is None:  # a file that does not parse is one block
-            blocks.append(Block(f.path, "<file>", ((1, max(1, f.line_count)),)))
+            blocks.append(whole_file_block(f.path, f.line_count))
         elif f.code is not None and f.code.module_code:
             blocks.append(Block(f.path, "<module>", f.code.module_code))
     blocks += [reached_block(r) for r in reached if r.rank > CLOSE_RANK]
     if budgeted:
         blocks += [_chunk_block(by_path, chunk) for chunk in ranked_chunks if chunk.path in by_path]
     return _unique(blocks)
+
+
+def whole_file_block(path: str, line_count: int) -> Block:
+    return Block(path, "<file>", ((1, max(1, line_count)),))
+
+
+def outline_block(path: str, code: CodeMap) -> Block:
+    """The headers (decorators and signatures) of every definition of a file."""
+    return Block(path, "<outline>", merge_ranges(d.header for d in code.definitions))
 
 
 def definition_block(code: CodeMap, path: str, qualname: str) -> Block:
@@ -162,33 +169,36 @@ def fill(blocks: list[Block], *, budget: int | None, fixed_tokens: int, cost, to
         # the exact count says and fill again, rather than dropping blocks that were never the problem.
         estimated = fixed_tokens + sum(cost(block) for block in kept)
         scale *= max(exact - fixed_tokens, 1) / max(estimated - fixed_tokens, 1) * 1.02
-    while kept and total(tuple(kept)) > budget:
+    while kept and exact > budget:
         kept.pop()
-    if total(tuple(kept)) > budget:
+        exact = total(tuple(kept))
+    if exact > budget:
         raise UsageError(f"even without any code the prompt does not fit {budget} tokens: raise --context-budget")
-    return _second_chance(blocks, kept, budget, cost, total)
+    return _second_chance(blocks, kept, budget, cost, total, used=exact)
 
 
 _REFITS = 4  # fills with a rescaled estimate before blocks are taken back
 _SECOND_CHANCES = 8  # exact counts spent on blocks left out, once the prompt fits
 
 
-def _second_chance(blocks: list[Block], kept: list[Block], budget: int, cost, total) -> tuple[Block, ...]:
-    """Blocks left out that may fit the room the exact count shows, tried in order with an exact count each
-    (a few at most: every try tokenizes the whole prompt)."""
-    used = total(tuple(kept))
+def _second_chance(blocks: list[Block], kept: list[Block], budget: int, cost, total, *,
+                   used: int) -> tuple[Block, ...]:
+    """Blocks left out that may fit the room the exact count (``used``) shows, tried in order with an exact
+    count each (a few at most: every try tokenizes the whole prompt)."""
+    chosen = set(kept)
     tries = 0
     for block in blocks:
-        if block in kept or cost(block) > budget - used:
+        if block in chosen or cost(block) > budget - used:
             continue
         if tries == _SECOND_CHANCES:
             break
         tries += 1
-        trial = tuple(b for b in blocks if b in kept or b is block)  # priority order kept
+        trial = tuple(b for b in blocks if b in chosen or b is block)  # priority order kept
         exact = total(trial)
         if exact <= budget:
-            kept, used = list(trial), exact
-    return tuple(kept)
+            chosen.add(block)
+            used = exact
+    return tuple(b for b in blocks if b in chosen)
 
 
 def _greedy(blocks: list[Block], room: int, cost, scale: float) -> list[Block]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from bench.attempt import failing_tests
 from bench.attempt.code_map import map_code, range_text
 from bench.attempt.context import (PARTIAL_NOTE, Block, ContextSettings, SourceFile, Shown, definition_block, fill,
-                                   load_sources, policy_blocks, render_code)
+                                   load_sources, outline_block, policy_blocks, render_code, whole_file_block)
 from bench.attempt.localize import imported_names, localize
 from bench.spec.model import import_packages
 
@@ -154,13 +154,11 @@ def _again(block: Block, code, text: str | None) -> Block | None:
     if text is None:
         return None
     if block.label == "<file>" or code is None:
-        return Block(block.path, "<file>", ((1, max(1, len(text.splitlines()))),))
+        return whole_file_block(block.path, len(text.splitlines()))
     if block.label == "<module>":
         return Block(block.path, "<module>", code.module_code) if code.module_code else None
     if block.label == "<outline>":
-        from bench.attempt.code_map import merge_ranges
-
-        return Block(block.path, "<outline>", merge_ranges(d.header for d in code.definitions))
+        return outline_block(block.path, code)
     if not any(d.qualname == block.label for d in code.definitions):
         return None
     return definition_block(code, block.path, block.label)

@@ -31,6 +31,7 @@ import re
 import textwrap
 from typing import Callable
 
+from bench.attempt.code_map import first_line
 from bench.attempt.edits import MAX_BLOCKS, MAX_REPLY_BYTES, Edit
 from bench.errors import EditError
 
@@ -118,7 +119,7 @@ def _definitions(code: str, path: str, line: int) -> list[tuple[ast.AST, str]]:
         raise EditError(f"the block for {path} (reply line {line}) is not valid Python: {exc.msg} "
                         f"(line {exc.lineno})", reason="unparsable") from None
     lines = source.splitlines(keepends=True)
-    found = [(node, "".join(lines[_first_line(node) - 1:node.end_lineno])) for node in tree.body
+    found = [(node, "".join(lines[first_line(node) - 1:node.end_lineno])) for node in tree.body
              if isinstance(node, _DEFINITIONS)]
     if not found:
         raise EditError(f"the block for {path} (reply line {line}) defines no function or class", reason="no_edits")
@@ -135,7 +136,7 @@ def _replacement(path: str, text: str | None, node: ast.AST, new_text: str) -> E
                         reason="unparsable") from None
     target = _target(tree, node, path)
     lines = text.splitlines(keepends=True)
-    old = "".join(lines[_first_line(target) - 1:target.end_lineno])
+    old = "".join(lines[first_line(target) - 1:target.end_lineno])
     indent = old[: len(old) - len(old.lstrip(" \t"))]
     new = textwrap.indent(textwrap.dedent(new_text), indent, lambda line: line.strip() != "")
     if old.endswith("\n") and not new.endswith("\n"):
@@ -155,10 +156,6 @@ def _target(tree: ast.Module, node: ast.AST, path: str) -> ast.AST:
         raise EditError(f"{path} has {len(anywhere)} {_what(node)}s named {node.name} and none at module level: "
                         "send the enclosing class or function whole", reason="definition_ambiguous")
     return anywhere[0]
-
-
-def _first_line(node: ast.AST) -> int:
-    return min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
 
 
 def _what(node: ast.AST) -> str:

@@ -19,11 +19,11 @@ import ast
 import re
 from dataclasses import dataclass
 
-from bench.attempt.code_map import CodeMap, Definition
+from bench.attempt.code_map import IDENTIFIER, CodeMap, Definition
+from bench.spec.model import editable_matches
 
 _PYTEST_FRAME = re.compile(r"^(?P<path>[^\s:\"']+\.py):(?P<line>\d+):", re.M)
 _PYTHON_FRAME = re.compile(r'File "(?P<path>[^"]+\.py)", line (?P<line>\d+)')
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 RANK_REASONS = ("traceback", "imported by the tests", "named in the tests", "called by reached code",
                 "two calls away")
 
@@ -46,18 +46,10 @@ def traceback_lines(texts, source_files: tuple[str, ...]) -> tuple[tuple[str, in
         frames = [(m.start(), m.group("path"), int(m.group("line")))
                   for pattern in (_PYTEST_FRAME, _PYTHON_FRAME) for m in pattern.finditer(text or "")]
         for _, path, line in sorted(frames, reverse=True):
-            editable = _editable_path(path, source_files)
+            editable = next(iter(editable_matches(path, source_files)), None)
             if editable is not None and (editable, line) not in found:
                 found.append((editable, line))
     return tuple(found)
-
-
-def _editable_path(path: str, source_files: tuple[str, ...]) -> str | None:
-    path = path.replace("\\", "/")
-    for source in source_files:
-        if path == source or path.endswith("/" + source):
-            return source
-    return None
 
 
 def imported_names(test_source: str, packages: frozenset[str]) -> frozenset[str]:
@@ -120,4 +112,4 @@ def _by_name(maps: dict[str, CodeMap]) -> dict[str, list[tuple[str, Definition]]
 
 def _identifiers(text: str) -> tuple[str, ...]:
     """Identifiers in order of first use."""
-    return tuple(dict.fromkeys(_IDENTIFIER.findall(text)))
+    return tuple(dict.fromkeys(IDENTIFIER.findall(text)))

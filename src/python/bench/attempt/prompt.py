@@ -63,10 +63,8 @@ def _context_prompt(spec, workspace, spec_text, system, settings, failure_texts)
     tokenizer = get_tokenizer(settings.tokenizer)
     system_tokens = count_messages(tokenizer, (system,))
 
-    def count_prompt(system_text: str, user_text: str) -> int:
-        if system_text != system:
-            return count_messages(tokenizer, (system_text, user_text))
-        return system_tokens + count_messages(tokenizer, (user_text,))  # the system message is counted once
+    def count_prompt(system_text: str, user_text: str) -> int:  # only ever asked with this prompt's system message
+        return system_tokens + count_messages(tokenizer, (user_text,))
 
     message = context_message(spec, workspace, spec_text=spec_text, system=system, settings=settings,
                               failure_texts=failure_texts, read=_read, count_prompt=count_prompt,

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.attempt.code_map import Range, map_code
+from bench.attempt.code_map import IDENTIFIER, Range, map_code
 
 MAX_FILES = 3000
 MAX_FILE_BYTES = 1_000_000
@@ -23,7 +23,6 @@ _SKIP_DIRS = {"test", "tests", "testing", ".git", ".tox", ".nox", "node_modules"
               ".venv", "venv", "site-packages"}
 # an acronym before a capitalised word (HTTP|Server), a word (get, Server), an acronym at the end (URL), digits
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z]+|[0-9]+")
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _STOP = frozenset(keyword.kwlist) | {"self", "cls", "none", "true", "false"}
 
 
@@ -66,7 +65,7 @@ def chunks_of(path: str, source: str) -> tuple[Chunk, ...]:
 def words(text: str) -> list[str]:
     """Lower-case words of every identifier: the identifier itself and its camelCase / snake_case parts."""
     out = []
-    for identifier in _IDENTIFIER.findall(text):
+    for identifier in IDENTIFIER.findall(text):
         lowered = identifier.lower()
         if lowered in _STOP:
             continue

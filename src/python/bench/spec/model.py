@@ -98,6 +98,13 @@ def import_packages(source_files) -> tuple[str, ...]:
     return tuple(sorted(n for n in names if n.isidentifier()))
 
 
+def editable_matches(path: str, source_files) -> tuple[str, ...]:
+    """The task's editable files a path printed by a run names (``/work/pkg/mod.py`` or ``pkg\\mod.py`` names
+    ``pkg/mod.py``): equal, or ending in ``/`` and it."""
+    path = path.replace("\\", "/")
+    return tuple(source for source in source_files if path == source or path.endswith("/" + source))
+
+
 def normalise_name(name: str) -> str:
     """PEP 503 normalised project name (``Foo_Bar.baz`` → ``foo-bar-baz``): how specs, locks and indexes
     name a distribution."""
