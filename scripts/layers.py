@@ -4,7 +4,10 @@ private modules (``pkg/_name.py``).
 
     python scripts/layers.py [--src src/python] [--modules]
 
-``--modules`` also prints module-level cycles inside each package. Exit 1 when any of the three exists; the
+It also lists comparisons of a task's kind with a kind's name outside ``bench.kinds`` (the task-kind seam,
+``bench.spec.kind_registry``) and a few modules that exist for one kind.
+
+``--modules`` also prints module-level cycles inside each package. Exit 1 when any of the four exists; the
 test ``tests/layers_test.py`` runs it under ``./pants test ::``, so the build refuses such an import.
 Imports by name (``importlib`` with a string, how provider and backend registries load plugins) are not edges.
 """
@@ -29,9 +32,21 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("attempt", "mutate", "cluster"),
     ("gate", "report", "study"),
     ("score", "mine"),
+    ("kinds",),  # what differs between task kinds; loaded by name through bench.spec.kind_registry
     ("cli",),
     ("testing",),  # what tests and benchmarks use: may import anything, imported by nothing of the harness
 )
+
+
+# Task kinds are asked through bench.spec.kind_registry, not compared by name. The modules below name one kind on
+# purpose, each because it exists for that kind alone.
+KIND_NAMES = ("pr", "mutation", "synthetic")
+NAMES_A_KIND = {
+    "bench.source.synthetic": "the synthetic source refuses a spec of another kind",
+    "bench.cli.validate": "`bench validate --synthetic` checks authored tasks' reference solutions",
+    "bench.cli.admit": "`bench admit` sends mutation candidates to the per-release batch gate",
+    "bench.cli.pool": "`bench pool stats`' yield table is the mutation engine's",
+}
 
 
 def module_name(path: Path, src: Path) -> str:
@@ -135,6 +150,34 @@ def against_layers(edges: dict[str, set[str]]) -> list[tuple[str, str]]:
     return sorted(found)
 
 
+def _is_kind_field(node: ast.AST) -> bool:
+    """``x.kind``, ``x["kind"]`` or ``x.get("kind")``."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "kind"
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, ast.Constant) and node.slice.value == "kind"
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+            and bool(node.args) and isinstance(node.args[0], ast.Constant) and node.args[0].value == "kind")
+
+
+def kind_branches(src: Path) -> list[tuple[str, int]]:
+    """(module, line) of each comparison of a task's kind with a kind's name outside bench.kinds and the
+    modules of NAMES_A_KIND."""
+    found = []
+    for path in sorted((src / TOP).rglob("*.py")):
+        module = module_name(path, src)
+        if path.name.endswith("_test.py") or package_of(module) == "kinds" or module in NAMES_A_KIND:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if not isinstance(node, ast.Compare):
+                continue
+            operands = [node.left, *node.comparators]
+            names = [o for o in operands if isinstance(o, ast.Constant) and o.value in KIND_NAMES]
+            if names and any(_is_kind_field(o) for o in operands):
+                found.append((module, node.lineno))
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", type=Path, default=Path(__file__).resolve().parents[1] / "src" / "python")
@@ -157,12 +200,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"cross-package imports of private modules: {len(crossings)}")
     for importer, target in crossings:
         print(f"  {importer} -> {target}")
+    branches = kind_branches(args.src)
+    print(f"task kinds compared by name outside their seam: {len(branches)}")
+    for module, line in branches:
+        print(f"  {module}:{line}")
     if args.modules:
         module_cycles = cycles(edges)
         print(f"module cycles: {len(module_cycles)}")
         for component in module_cycles:
             print("  " + " <-> ".join(component))
-    return 1 if package_cycles or layered or crossings else 0
+    return 1 if package_cycles or layered or crossings or branches else 0
 
 
 if __name__ == "__main__":

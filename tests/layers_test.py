@@ -62,3 +62,15 @@ def test_a_package_without_a_layer_fails_the_check(source_copy, capsys):
     (source_copy / "bench" / "newpkg" / "__init__.py").write_text("from bench.store import atomic\n")
     assert _layers().main(["--src", str(source_copy)]) == 1
     assert "  bench.newpkg.__init__ -> bench.store.atomic" in capsys.readouterr().out
+
+
+def test_a_task_kind_compared_by_name_outside_its_seam_fails_the_check(source_copy, capsys):
+    evaluate = source_copy / "bench" / "score" / "evaluate.py"
+    planted = '\n\ndef _is_synthetic(spec):\n    return spec.kind == "synthetic"\n'
+    text = evaluate.read_text()
+    evaluate.write_text(text + planted)
+    assert _layers().main(["--src", str(source_copy)]) == 1
+    out = capsys.readouterr().out
+    assert "task kinds compared by name outside their seam: 1" in out
+    assert f"  bench.score.evaluate:{text.count(chr(10)) + 4}" in out
+    assert "imports against the layer order: 0" in out

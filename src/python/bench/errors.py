@@ -47,6 +47,7 @@ class SpecError(BenchError):
     exit_code = EXIT_USAGE
 
     def __init__(self, message: str, *, kind: str, path: str = "", pointer: str = "") -> None:
+        self.message = message
         self.kind = kind
         self.path = path
         self.pointer = pointer

@@ -23,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bench.errors import UsageError
-    from bench.gate.admit import lock_candidate
+    from bench.spec.kind_registry import get_kind
     from bench.spec.load import discover, load_all
     from bench.variables import find_root, get
 
@@ -32,13 +32,6 @@ def run(args: argparse.Namespace) -> int:
     if args.task not in specs:
         raise UsageError(f"no task {args.task!r}")
     spec = specs[args.task]
-    if spec.kind == "synthetic":
-        from bench.environment.image import ensure_image
-        from bench.environment.lock import synthetic_lock, write_lock
-
-        result = synthetic_lock(ensure_image(spec.image, root=root), args.sandbox or get("BENCH_SANDBOX"))
-        path = write_lock("synthetic", result.text, root=root)
-    else:
-        path = lock_candidate(spec, root, sandbox_name=args.sandbox or get("BENCH_SANDBOX"), mirror=args.mirror)
+    path = get_kind(spec.kind).lock(spec, root, sandbox_name=args.sandbox or get("BENCH_SANDBOX"), mirror=args.mirror)
     print(path)
     return 0

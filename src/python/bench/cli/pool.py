@@ -88,7 +88,20 @@ def _classes_line(label: str, counts: Counter, columns: tuple[str, ...]) -> str:
     return f"{label:<24} {judged:>10} {cells}"
 
 
+def _document_library(candidate: dict) -> str:
+    """A dropped candidate's library as its kind names it (a kind unknown here: the repository's name)."""
+    from bench.errors import SpecError
+    from bench.kinds.base import RepositoryKind
+    from bench.spec.kind_registry import get_kind
+
+    try:
+        return get_kind(str(candidate.get("kind", "?"))).document_library(candidate)
+    except SpecError:
+        return RepositoryKind().document_library(candidate)
+
+
 def pool_stats(specs, root) -> dict:
+    from bench.spec.kind_registry import get_kind
     from bench.spec.load import spec_sha256
     from bench.store.canonical import sha256_of
 
@@ -97,11 +110,7 @@ def pool_stats(specs, root) -> dict:
     for path in sorted((root / "tasks" / "_dropped").glob("*.json")):
         data = json.loads(path.read_text())
         candidate = data.get("candidate", {})
-        library = candidate.get("repo", "?").rstrip("/").split("/")[-1].lower()
-        if candidate.get("kind") == "synthetic":
-            library = "synthetic"
-        elif candidate.get("kind") == "mutation":
-            library = candidate.get("sdist", {}).get("name", "?").lower().replace("_", "-")
+        library = _document_library(candidate)
         drops[(library, candidate.get("kind", "?"))][data.get("reason", "?").split(":")[0]] += 1
     rows = []
     for key in sorted(set(admitted) | set(drops)):
@@ -111,7 +120,7 @@ def pool_stats(specs, root) -> dict:
         "libraries": rows,
         "admitted": len(specs),
         "dropped": sum(sum(c.values()) for c in drops.values()),
-        "library_count": len({s.library for s in specs if s.kind != "synthetic"}),
+        "library_count": len({s.library for s in specs if get_kind(s.kind).is_library()}),
         "by_kind": dict(sorted(Counter(s.kind for s in specs).items())),
         "digest": sha256_of(sorted([s.task_id, spec_sha256(s)] for s in specs)),
     }

@@ -33,11 +33,10 @@ class Admission:
 
 
 def group_of(spec: TaskSpec) -> str:
-    if spec.kind == "synthetic":
-        return "synthetic"
-    if spec.kind == "mutation":
-        return f"mutation-{spec.library}"
-    return spec.library
+    """The folder under ``tasks/`` the admitted spec goes to, as its kind names it."""
+    from bench.spec.kind_registry import get_kind
+
+    return get_kind(spec.kind).admission_group(spec)
 
 
 def lock_candidate(spec: TaskSpec, root: Path, *, sandbox_name: str, mirror: Path | None,

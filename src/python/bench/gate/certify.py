@@ -129,12 +129,19 @@ def certificate_key(spec: TaskSpec, root: Path, *, k: int, sandbox_name: str) ->
 
 
 def _task_files_digest(spec: TaskSpec, root: Path) -> str:
-    """Synthetic tasks carry their code in the repo: it is an input of the certificate too."""
-    if spec.kind != "synthetic":
-        return ""
+    """A task whose code is kept in this repository (a synthetic task's folder) has it as an input of the
+    certificate too; "" for a task with none."""
     from bench.source.workspace import tree_digest
+    from bench.spec.kind_registry import get_kind
 
-    return tree_digest(root / spec.synthetic_dir)
+    inputs = get_kind(spec.kind).repo_inputs(spec)
+    if not inputs:
+        return ""
+    if len(inputs) == 1:
+        return tree_digest(root / inputs[0])
+    from bench.store.canonical import sha256_of
+
+    return sha256_of([[folder, tree_digest(root / folder)] for folder in inputs])
 
 
 def certify(spec: TaskSpec, root: Path, *, k: int = 3, sandbox_name: str = "bwrap", mirror: Path | None = None,

@@ -181,7 +181,10 @@ def _unusable(run: RunSummary) -> bool:
 
 
 def _count_library(pool: Iterable[TaskSpec], library: str) -> int:
-    return sum(1 for spec in pool if spec.kind == "mutation" and spec.library == library)
+    from bench.gate.admit import group_of
+
+    group = f"mutation-{library}"  # where admitted mutation tasks of the library are kept
+    return sum(1 for spec in pool if group_of(spec) == group)
 
 
 class _Release:

@@ -39,19 +39,12 @@ def pr_needles(spec: TaskSpec, scratch: Path, mirror: Path | None) -> dict[str, 
     return needles
 
 
-def content_masks(spec: TaskSpec, mounts, scratch: Path) -> tuple[str, ...]:
+def release_content_masks(spec: TaskSpec, mounts, scratch: Path) -> tuple[str, ...]:
     """Files of the task's venvs that hold its answer under another name (importlib_metadata, vendored by
-    setuptools, carries more-itertools' ``bucket`` word for word): masked in its scored runs. Mutation tasks
-    only: the released code is what their answer is; a PR task's fix is in no release its venv holds."""
-    from bench.sandbox.cleanup import remove_tree
-
-    if spec.kind != "mutation":
-        return ()
+    setuptools, carries more-itertools' ``bucket`` word for word): masked in its scored runs. For tasks whose
+    answer is released code (the mutation kind asks); a PR task's fix is in no release its venv holds."""
     scratch.mkdir(parents=True, exist_ok=True)
-    try:
-        return masks_holding(release_needles((spec,), scratch), spec, mounts, scratch)
-    finally:
-        remove_tree(scratch)
+    return masks_holding(release_needles((spec,), scratch), spec, mounts, scratch)
 
 
 def masks_holding(needles: dict[str, bytes], spec: TaskSpec, mounts, scratch: Path) -> tuple[str, ...]:

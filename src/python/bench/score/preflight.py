@@ -28,14 +28,7 @@ def check_endpoint(model_id: str, params) -> None:
 
 
 def check_sources(specs: Sequence, mirror: Path | None) -> None:
-    from bench.errors import SourceError
-    from bench.source.git import ensure_cache
+    from bench.spec.kind_registry import get_kind
 
     for spec in specs:
-        if spec.kind != "pr":
-            continue
-        try:
-            ensure_cache(spec, mirror=mirror)
-        except SourceError as exc:
-            raise SourceError(f"{spec.task_id}: its repository is not available here ({exc}); give --mirror DIR or "
-                              "set BENCH_MIRROR_DIR to a folder of mirrors, or check the network") from exc
+        get_kind(spec.kind).check_sources(spec, mirror=mirror)

@@ -13,14 +13,12 @@ from pathlib import Path
 
 from bench.errors import CheckFailed
 from bench.sandbox.protocol import Limits, Mount
+from bench.spec.kind_registry import get_kind
 from bench.spec.load import spec_sha256
 from bench.spec.model import TaskSpec
 from bench.store.action_cache import write_atomic
 from bench.store.canonical import canonical_json, sha256_bytes
 
-SCORE_LIMITS = Limits(wall_seconds=300.0, memory_bytes=4 << 30, pids=512, cpus=1.0, output_bytes=1 << 20)
-# Synthetic suites run in well under a second; a candidate that loops forever should cost seconds, not minutes.
-SYNTHETIC_LIMITS = Limits(wall_seconds=30.0, memory_bytes=2 << 30, pids=256, cpus=1.0, output_bytes=1 << 20)
 
 
 # A layout written by an older harness lacks what this one lays out (content masks since 2, a packed .git
@@ -29,7 +27,7 @@ LAYOUT_VERSION = 3
 
 
 def limits_for(spec: TaskSpec) -> Limits:
-    return SYNTHETIC_LIMITS if spec.kind == "synthetic" else SCORE_LIMITS
+    return get_kind(spec.kind).limits(spec)
 
 
 @dataclass(frozen=True)
@@ -71,7 +69,6 @@ def prepare_task(spec: TaskSpec, root: Path, scratch: Path, *, sandbox_name: str
     from bench.gate.certify import certify
     from bench.sandbox.registry import get_sandbox
     from bench.source.workspace import prepare
-    from bench.score.no_leak import content_masks
     from bench.verdict.allowances import allowed_rules
 
     # Scored only in its certified environment: a changed image or lock re-certifies here first.
@@ -92,7 +89,7 @@ def prepare_task(spec: TaskSpec, root: Path, scratch: Path, *, sandbox_name: str
         layout = {"inputs": inputs, "workspace_sha256": workspace.tree_digest, "python": run_env.python,
                   "env": [list(e) for e in run_env.env],
                   "mounts": [[str(m.host_path), m.sandbox_path, m.writable] for m in run_env.mounts],
-                  "content_masks": list(content_masks(spec, run_env.mounts, task_dir / "leaks"))}
+                  "content_masks": list(_content_masks(spec, run_env.mounts, task_dir / "leaks"))}
         write_atomic(marker, canonical_json(layout))
     integrity = {
         "spec_sha256": spec_sha256(spec),
@@ -120,11 +117,17 @@ def _read_layout(marker: Path, inputs: dict) -> dict | None:
     return layout if layout.get("inputs") == inputs else None
 
 
+def _content_masks(spec: TaskSpec, mounts, scratch: Path) -> tuple[str, ...]:
+    from bench.sandbox.cleanup import remove_tree
+
+    try:
+        return get_kind(spec.kind).content_masks(spec, tuple(mounts), scratch)
+    finally:
+        remove_tree(scratch)
+
+
 def _spec_text(spec: TaskSpec, root: Path) -> str:
-    if spec.kind != "synthetic":
-        return ""
-    path = root / spec.synthetic_dir / "SPEC.md"
-    return path.read_text(encoding="utf-8") if path.is_file() else ""
+    return get_kind(spec.kind).specification_text(spec, root)
 
 
 class TaskPool:

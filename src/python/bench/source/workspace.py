@@ -17,6 +17,7 @@ from pathlib import Path
 
 from bench.errors import SpecError
 from bench.source.git_command import git
+from bench.spec.kind_registry import get_kind
 from bench.spec.model import TaskSpec
 
 SIDES = ("base", "fix")
@@ -39,21 +40,13 @@ def prepare(spec: TaskSpec, side: str, dest: Path, *, mirror: Path | None = None
     if dest.exists():
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
-    if spec.kind == "mutation":
-        version = _prepare_mutation(spec, side, dest)
-    elif spec.kind == "synthetic":
-        version = _prepare_synthetic(spec, side, dest)
-    else:
-        from bench.source.git import ensure_cache
-
-        origin = ensure_cache(spec, mirror=mirror)
-        version = _prepare_from_git(spec, side, dest, origin.cache, spec.base_sha, spec.fix_sha)
+    version = get_kind(spec.kind).lay_out(spec, side, dest, mirror=mirror)  # where the code comes from
     _scrub(dest)
     _snapshot(dest)
     return Workspace(spec.task_id, side, dest, version, tree_digest(dest))
 
 
-def _prepare_synthetic(spec: TaskSpec, side: str, dest: Path) -> str:
+def lay_out_synthetic(spec: TaskSpec, side: str, dest: Path) -> str:
     """Synthetic tasks are materialised afresh (two commits, deterministic) and exported like a real repo."""
     import tempfile
 
@@ -61,10 +54,11 @@ def _prepare_synthetic(spec: TaskSpec, side: str, dest: Path) -> str:
 
     with tempfile.TemporaryDirectory(prefix="bench-synthetic-") as scratch:
         made = materialise(spec, Path(scratch) / "repo")
-        return _prepare_from_git(spec, side, dest, made.repo_path / ".git", made.base_sha, made.fix_sha)
+        return lay_out_from_git(spec, side, dest, made.repo_path / ".git", made.base_sha, made.fix_sha)
 
 
-def _prepare_from_git(spec: TaskSpec, side: str, dest: Path, git_dir: Path, base: str, fix: str) -> str:
+def lay_out_from_git(spec: TaskSpec, side: str, dest: Path, git_dir: Path, base: str, fix: str) -> str:
+    """The tree at ``base`` with the fix's test files overlaid, and on the fix side its source files too."""
     from bench.source.git import describe_version, export_tree, overlay
 
     export_tree(git_dir, base, dest)
@@ -74,7 +68,8 @@ def _prepare_from_git(spec: TaskSpec, side: str, dest: Path, git_dir: Path, base
     return describe_version(git_dir, base)
 
 
-def _prepare_mutation(spec: TaskSpec, side: str, dest: Path) -> str:
+def lay_out_release(spec: TaskSpec, side: str, dest: Path) -> str:
+    """The pinned release unpacked; on the base side with the task's mutation written into it."""
     from bench.source.mutation_site import apply_mutation
     from bench.source.sdist import fetch_sdist, unpack_sdist
 

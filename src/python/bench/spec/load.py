@@ -141,13 +141,13 @@ SELECTOR_KEYS = ("kind", "lib", "difficulty", "tag", "image")
 
 
 def _values(spec: TaskSpec, key: str) -> tuple[str, ...]:
-    from bench.spec.model import import_packages
+    from bench.spec.kind_registry import get_kind
 
     return {
         "kind": (spec.kind,),
-        # A real library is known by its repository's and its package's names; a synthetic task's modules are not
-        # libraries.
-        "lib": (spec.library,) + (import_packages(spec.source_files) if spec.kind != "synthetic" else ()),
+        # A real library is known by its repository's and its package's names (a synthetic task's modules are
+        # not libraries): the kind says which.
+        "lib": (spec.library,) + get_kind(spec.kind).selector_names(spec),
         "difficulty": (spec.difficulty,),
         "tag": spec.tags,
         "image": (spec.image,),

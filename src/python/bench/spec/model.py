@@ -6,8 +6,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-KINDS = ("pr", "synthetic", "mutation")
-
 
 @dataclass(frozen=True)
 class Provenance:
@@ -78,12 +76,11 @@ class TaskSpec:
 
     @property
     def library(self) -> str:
-        """The grouping used for per-library tables and caps: the repo's name, or 'synthetic'."""
-        if self.kind == "synthetic":
-            return "synthetic"
-        if self.kind == "mutation" and self.sdist is not None:
-            return self.sdist.name.lower().replace("_", "-")
-        return self.repo.rstrip("/").split("/")[-1].removesuffix(".git").lower()
+        """The grouping used for per-library tables and caps, as the task's kind names it: the repository's
+        name, the release's project, or 'synthetic'."""
+        from bench.spec.kind_registry import get_kind
+
+        return get_kind(self.kind).library(self)
 
 
 def import_packages(source_files) -> tuple[str, ...]:

@@ -50,10 +50,7 @@ def validate_document(doc: Any, *, path: str = "") -> None:
     for index, test_id in enumerate(_all_test_ids(doc)):
         file_part = test_id.split("::", 1)[0]
         check_relative_path(file_part, path=path, pointer=f"/test ids/{index}", allow_metachars=False)
-    if doc["kind"] == "mutation":
-        check_relative_path(doc["mutation"]["file"], path=path, pointer="/mutation/file")
-    if doc["kind"] == "synthetic":
-        check_relative_path(doc["synthetic"]["dir"], path=path, pointer="/synthetic/dir")
+    _kind(doc, path).check_document(doc, path=path)
     overlap = set(doc["fail_to_pass"]) & set(doc["pass_to_pass"])
     if overlap:
         raise SpecError(f"test ids in both fail_to_pass and pass_to_pass: {sorted(overlap)[:3]}",
@@ -94,8 +91,34 @@ def _check_schema(doc: Mapping[str, Any], path: str) -> None:
 
     validator = jsonschema.Draft202012Validator(schema())
     errors = sorted(validator.iter_errors(doc), key=_error_order)
+    if errors and _error_order(errors[0])[0] <= 1:  # unknown and missing keys before the kind's own rules
+        raise _to_spec_error(errors[0], path)
+    if isinstance(doc.get("kind"), str):
+        _check_kind_rules(doc, path)
     if errors:
         raise _to_spec_error(errors[0], path)
+
+
+def _kind(doc: Mapping[str, Any], path: str):
+    from bench.spec.kind_registry import get_kind
+
+    try:
+        return get_kind(doc["kind"])
+    except SpecError as exc:
+        raise SpecError(exc.message, kind=exc.kind, path=path, pointer="/kind") from None
+
+
+def _check_kind_rules(doc: Mapping[str, Any], path: str) -> None:
+    """What the task's kind requires of the document: its own keys and its provenance."""
+    kind = _kind(doc, path)
+    for key in kind.required_keys:
+        if key not in doc:
+            raise SpecError(f"{key!r} is a required property of a {kind.name} task", kind="missing_key", path=path,
+                            pointer="/")
+    source = doc.get("provenance", {}).get("source") if isinstance(doc.get("provenance"), dict) else None
+    if isinstance(source, str) and source != kind.provenance_source:
+        raise SpecError(f"provenance.source of a {kind.name} task is {kind.provenance_source!r}, not {source!r}",
+                        kind="bad_value", path=path, pointer="/provenance/source")
 
 
 def _error_order(error: Any) -> tuple:
