@@ -19,6 +19,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+def _judgement(spec) -> dict:
+    """A judged task's verdict, and the flag a reader filters on: over-specified fail_to_pass tests."""
+    judgement = spec.provenance.judgement
+    if judgement is None:
+        return {}
+    return {"judgement": judgement.verdict, "over_specified": len(judgement.over_specified)}
+
+
 def run(args: argparse.Namespace) -> int:
     import json
 
@@ -31,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"task_id": spec.task_id, "kind": spec.kind, "library": spec.library,
                               "difficulty": spec.difficulty, "path": spec.path,
-                              "fail_to_pass": len(spec.fail_to_pass)}, sort_keys=True))
+                              "fail_to_pass": len(spec.fail_to_pass), **_judgement(spec)}, sort_keys=True))
         else:
             extra = f" [{spec.difficulty}]" if spec.difficulty else ""
             print(f"{spec.task_id}\t{spec.kind}\t{spec.library}{extra}\t{len(spec.fail_to_pass)} f2p")

@@ -1,4 +1,5 @@
-"""`bench pool stats | sync-build`: what the task pool holds, and its Pants targets."""
+"""`bench pool stats | judge | sync-build`: what the task pool holds, whether its changes are bug fixes, and its
+Pants targets."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ EPILOG = """examples:
                                 broad (> 20 targets), undetected, import (cannot collect), timeout, other
                                 (a duplicate of an admitted mutant, or the environment failed)
   bench pool stats --json
+  bench pool judge              judge every PR task's change: bugfix, feature, breaking, revert or unclear, and
+                                which fail_to_pass tests pin a name or message only the fix knows
+  bench pool judge --write      ... and record each judgement in its spec's provenance (not in its identity:
+                                certificates and records stay valid)
   bench pool sync-build         regenerate tasks/*/BUILD (one bench_task target per spec)
 """
 
@@ -20,8 +25,11 @@ EPILOG = """examples:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("pool", help="pool statistics and Pants targets", epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("action", choices=("stats", "sync-build"),
-                   help="stats: the pool by library and drop reason; sync-build: rewrite the tasks' BUILD files")
+    p.add_argument("action", choices=("stats", "judge", "sync-build"),
+                   help="stats: the pool by library and drop reason; judge: is each change a bug fix; "
+                        "sync-build: rewrite the tasks' BUILD files")
+    p.add_argument("--tasks", default=None, help="judge: only these tasks (a task selector)")
+    p.add_argument("--write", action="store_true", help="judge: record the judgements in the specs")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--kind", choices=("pr", "synthetic", "mutation"), default=None,
                    help="print only the rows of this kind")
@@ -36,6 +44,10 @@ def run(args: argparse.Namespace) -> int:
 
     root = find_root()
     specs = load_all(discover(root))
+    if args.action == "judge":
+        from bench.cli.judge import judge_pool
+
+        return judge_pool(specs, selector=args.tasks, write=args.write)
     if args.action == "sync-build":
         from bench.gate.pants_targets import sync
 
@@ -53,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"total: {stats['admitted']} admitted tasks from {stats['library_count']} libraries "
           f"({stats['by_kind']}); {stats['dropped']} dropped")
     print(f"pool digest: {stats['digest']}")
+    if not args.classes:
+        print_judgements([row for row in stats["libraries"] if not args.kind or row["kind"] == args.kind])
     return 0
 
 
@@ -65,6 +79,36 @@ def print_reasons(rows: list[dict], kind: str | None) -> None:
         judged = row["admitted"] + row["dropped"]
         print(f"{row['library']:<24} {row['kind']:<10} {judged:>10} {row['admitted']:>8} {row['dropped']:>8} "
               f"{row['admitted'] / judged:>6.0%}  {reasons}")
+
+
+def print_judgements(rows: list[dict]) -> None:
+    from bench.gate.judgement import VERDICTS
+
+    judged = [row for row in rows if row.get("judgements")]
+    if not judged:
+        return
+    columns = (*VERDICTS, "unjudged", "over-specified")
+    print(f"\n{'judged changes':<24} {'kind':<10} " + " ".join(f"{name:>9}" for name in columns))
+    totals: Counter = Counter()
+    for row in judged:
+        totals.update(row["judgements"])
+        print(f"{row['library']:<24} {row['kind']:<10} " + " ".join(f"{row['judgements'].get(n, 0):>9}" for n in columns))
+    print(f"{'all':<24} {'':<10} " + " ".join(f"{totals.get(n, 0):>9}" for n in columns))
+
+
+def _judgement_counts(specs) -> dict:
+    """(library, kind) -> verdict counts, "unjudged" and "over-specified", for kinds that are judged."""
+    from bench.spec.kind_registry import get_kind
+
+    counts: dict = defaultdict(Counter)
+    for spec in specs:
+        judgement = spec.provenance.judgement
+        if judgement is None and not get_kind(spec.kind).judged:
+            continue
+        key = (spec.library, spec.kind)
+        counts[key][judgement.verdict if judgement else "unjudged"] += 1
+        counts[key]["over-specified"] += bool(judgement and judgement.over_specified)
+    return counts
 
 
 def print_yield_classes(rows: list[dict]) -> None:
@@ -112,10 +156,14 @@ def pool_stats(specs, root) -> dict:
         candidate = data.get("candidate", {})
         library = _document_library(candidate)
         drops[(library, candidate.get("kind", "?"))][data.get("reason", "?").split(":")[0]] += 1
+    judged = _judgement_counts(specs)
     rows = []
     for key in sorted(set(admitted) | set(drops)):
-        rows.append({"library": key[0], "kind": key[1], "admitted": admitted.get(key, 0),
-                     "dropped": sum(drops[key].values()), "drop_reasons": dict(drops[key])})
+        row = {"library": key[0], "kind": key[1], "admitted": admitted.get(key, 0),
+               "dropped": sum(drops[key].values()), "drop_reasons": dict(drops[key])}
+        if key in judged:
+            row["judgements"] = dict(sorted(judged[key].items()))
+        rows.append(row)
     return {
         "libraries": rows,
         "admitted": len(specs),

@@ -34,6 +34,24 @@ def test_stats_give_each_librarys_yield_and_drop_reasons(tmp_path, monkeypatch, 
     assert len(capsys.readouterr().out.splitlines()) == 3  # header, totals, digest: no widgets row
 
 
+def test_stats_count_each_librarys_judged_changes_and_over_specified_tasks(tmp_path, monkeypatch, capsys):
+    _pool(tmp_path, monkeypatch)
+    path = tmp_path / "tasks" / "widgets" / "widgets-9.json"
+    doc = json.loads(path.read_text())
+    judgement = {"verdict": "feature", "signals": ["new-api:1/1"], "over_specified": ["tests/test_core.py::test_fix"]}
+    path.write_text(json.dumps(dict(doc, provenance=dict(doc["provenance"], judgement=judgement))))
+    assert main(["pool", "stats", "--kind", "pr"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[5].split() == ["judged", "changes", "kind", "bugfix", "feature", "breaking", "revert", "unclear",
+                                "unjudged", "over-specified"]
+    assert lines[6].split() == ["widgets", "pr", "0", "1", "0", "0", "0", "1", "1"]
+    assert main(["list", "judgement:feature", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert (listed["task_id"], listed["judgement"], listed["over_specified"]) == ("widgets-9", "feature", 1)
+    assert main(["list", "judgement:none"]) == 0
+    assert capsys.readouterr().out.split("\t")[0] == "widgets-4"
+
+
 def test_the_pool_digest_changes_with_any_admitted_spec(tmp_path, monkeypatch, capsys):
     _pool(tmp_path, monkeypatch)
     main(["pool", "stats", "--json"])

@@ -166,6 +166,13 @@ def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, 
     # of the set rather than losing the task: it still runs, it is just not checked for breakage.
     pass_to_pass = [test_id for test_id in cert.sets.pass_to_pass if len(test_id) <= MAX_TEST_ID_CHARS]
     doc = dict(candidate, fail_to_pass=list(cert.sets.fail_to_pass), pass_to_pass=pass_to_pass)
+    judgement = judge_document(doc)
+    if judgement is not None:
+        if not judgement.admitted:  # tests flip for a feature too: the change itself must be a fix
+            reason = f"not_a_bugfix:{judgement.verdict}"
+            record_drop(candidate, reason, root, judgement=judgement.to_json())
+            return Admission(spec.task_id, False, reason, None, cert)
+        doc["provenance"] = {**doc["provenance"], "judgement": judgement.to_json()}
     path = root / "tasks" / group_of(spec_from_document(doc)) / f"{candidate['task_id']}.json"
     final = spec_from_document(doc, path=str(path))  # the admitted spec must itself validate
     write_atomic(path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
@@ -218,11 +225,22 @@ def find_duplicate(spec: TaskSpec, cert: Certificate, root: Path,
     return None
 
 
-def record_drop(candidate: dict, reason: str, root: Path, *, collection_errors: tuple[str, ...] = ()) -> Path:
+def judge_document(doc: dict):
+    """The admission judgement of a candidate with its certified sets (None for a kind that is not judged)."""
+    from bench.spec.kind_registry import get_kind
+
+    spec = spec_from_document(doc)
+    return get_kind(spec.kind).judge(spec, mirror=None)
+
+
+def record_drop(candidate: dict, reason: str, root: Path, *, collection_errors: tuple[str, ...] = (),
+                judgement: dict | None = None) -> Path:
     path = root / "tasks" / "_dropped" / f"{candidate['task_id']}.json"
     doc = {"reason": reason, "candidate": candidate}
     if collection_errors:  # which test modules could not be imported: where to look first
         doc["collection_errors"] = list(collection_errors)
+    if judgement is not None:  # what the change was judged to be, and from which signals
+        doc["judgement"] = judgement
     write_atomic(path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
     return path
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from bench.sandbox.protocol import Limits
-from bench.spec.model import TaskSpec, import_packages
+from bench.spec.model import Judgement, TaskSpec, import_packages
 
 # A scored run of a real library's tests.
 SCORE_LIMITS = Limits(wall_seconds=300.0, memory_bytes=4 << 30, pids=512, cpus=1.0, output_bytes=1 << 20)
@@ -21,6 +21,7 @@ class RepositoryKind:
     name = ""
     provenance_source = ""
     required_keys: tuple[str, ...] = ()
+    judged = False
 
     def check_document(self, doc: Mapping[str, Any], *, path: str) -> None:
         return None
@@ -66,3 +67,6 @@ class RepositoryKind:
 
     def content_masks(self, spec: TaskSpec, mounts: tuple, scratch: Path) -> tuple[str, ...]:
         return ()
+
+    def judge(self, spec: TaskSpec, *, mirror: Path | None) -> Judgement | None:
+        return None

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from bench.kinds.base import RepositoryKind
 from bench.spec.kind_registry import register
-from bench.spec.model import TaskSpec
+from bench.spec.model import Judgement, TaskSpec
 
 
 @register("pr")
@@ -14,6 +14,17 @@ class PullRequestKind(RepositoryKind):
     name = "pr"
     provenance_source = "pull-request"
     required_keys = ("base_sha", "fix_sha")
+    judged = True
+
+    def judge(self, spec: TaskSpec, *, mirror: Path | None) -> Judgement:
+        """A merged change may be a feature whose tests fail only because it does not exist yet."""
+        from bench.errors import SourceError
+        from bench.gate.judge_inputs import judge_spec
+
+        try:
+            return judge_spec(spec, mirror=mirror)
+        except SourceError as exc:  # certification read the repository, so only a spec made by hand gets here
+            return Judgement("unclear", (f"unreadable: {str(exc)[:120]}",))
 
     def check_sources(self, spec: TaskSpec, *, mirror: Path | None) -> None:
         """The repository with both commits, from a mirror, the clone cache or a clone — before any image or

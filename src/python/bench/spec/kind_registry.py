@@ -26,6 +26,7 @@ class TaskKind(Protocol):
     name: str
     provenance_source: str  # the spec's ``provenance.source`` for this kind
     required_keys: tuple[str, ...]  # spec keys the schema leaves optional and this kind needs
+    judged: bool  # whether admission judges the change a bug fix (judge() answers)
 
     def check_document(self, doc: Mapping[str, Any], *, path: str) -> None:
         """Rules of this kind beyond the schema (raise SpecError)."""
@@ -65,6 +66,10 @@ class TaskKind(Protocol):
 
     def content_masks(self, spec: TaskSpec, mounts: tuple, scratch: Path) -> tuple[str, ...]:
         """Sandbox paths of environment files that hold the task's answer, hidden from its scored runs."""
+
+    def judge(self, spec: TaskSpec, *, mirror: Path | None) -> Any:
+        """Whether the task's change is a bug fix (a ``bench.spec.model.Judgement``), or None for a kind whose
+        tasks are faults by construction."""
 
 
 K = TypeVar("K")

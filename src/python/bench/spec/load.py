@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from bench.errors import DuplicateTaskError, SpecError, UsageError
-from bench.spec.model import MutationSite, Provenance, SdistPin, TaskSpec
+from bench.spec.model import Judgement, MutationSite, Provenance, SdistPin, TaskSpec
 from bench.spec.validate import validate_document
 
 
@@ -48,7 +48,8 @@ def spec_from_document(doc: Mapping[str, Any], *, path: str = "", validated: boo
         image=doc["image"],
         lockfile=doc["lockfile"],
         provenance=Provenance(source=prov["source"], pr_number=prov.get("pr_number"), url=prov.get("url", ""),
-                              merged_at=prov.get("merged_at", ""), title=prov.get("title", "")),
+                              merged_at=prov.get("merged_at", ""), title=prov.get("title", ""),
+                              judgement=Judgement.from_json(prov["judgement"]) if "judgement" in prov else None),
         base_sha=doc.get("base_sha", ""),
         fix_sha=doc.get("fix_sha", ""),
         difficulty=doc.get("difficulty", ""),
@@ -90,9 +91,18 @@ def _validation_memo(raw: bytes):
 
 
 def spec_sha256(spec: TaskSpec) -> str:
-    """Content hash of a spec's canonical JSON: the identity records cite."""
-    canonical = json.dumps(spec.raw, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """Content hash of a spec's canonical JSON: the identity records cite. The admission judgement
+    (``provenance.judgement``) is left out: it labels the task and decides none of its runs."""
+    canonical = json.dumps(identity_document(spec.raw), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def identity_document(doc: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The spec document without what is not part of its identity."""
+    provenance = doc.get("provenance")
+    if not isinstance(provenance, Mapping) or "judgement" not in provenance:
+        return doc
+    return {**doc, "provenance": {k: v for k, v in provenance.items() if k != "judgement"}}
 
 
 def discover(root: Path) -> tuple[Path, ...]:
@@ -119,7 +129,8 @@ def select(specs: Iterable[TaskSpec], selector: str | None) -> tuple[TaskSpec, .
     """Filter specs by a selector.
 
     ``None``, ``all`` or ``tasks::`` — everything; ``kind:pr``, ``lib:click``, ``difficulty:hard``,
-    ``tag:graphs``, ``image:NAME`` — by field (``lib:`` also matches the library's import package, so
+    ``tag:graphs``, ``image:NAME``, ``judgement:bugfix`` (a PR task's admission judgement; ``judgement:none``
+    for tasks without one) — by field (``lib:`` also matches the library's import package, so
     ``lib:jinja2`` selects jinja's PR tasks and jinja2's mutation tasks); ``tasks/click::`` — by folder;
     anything else — a glob over task ids (``synthetic.*``). ``+`` joins conditions that must all hold
     (``kind:synthetic+difficulty:hard``); ``,`` joins alternatives (union).
@@ -137,7 +148,7 @@ def select(specs: Iterable[TaskSpec], selector: str | None) -> tuple[TaskSpec, .
     return tuple(s for s in specs if s.task_id in chosen)
 
 
-SELECTOR_KEYS = ("kind", "lib", "difficulty", "tag", "image")
+SELECTOR_KEYS = ("kind", "lib", "difficulty", "tag", "image", "judgement")
 
 
 def _values(spec: TaskSpec, key: str) -> tuple[str, ...]:
@@ -151,6 +162,7 @@ def _values(spec: TaskSpec, key: str) -> tuple[str, ...]:
         "difficulty": (spec.difficulty,),
         "tag": spec.tags,
         "image": (spec.image,),
+        "judgement": (spec.provenance.judgement.verdict if spec.provenance.judgement else "none",),
     }[key]
 
 

@@ -7,6 +7,33 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 
+ADMITTED_VERDICTS = ("bugfix", "unclear")  # unclear: no signal either way; counted and shown, not dropped
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """Whether a merged change is a bug fix (bench.gate.judgement): the verdict, the signals it was read from,
+    and the fail_to_pass tests that pin a name or message only this fix could know."""
+
+    verdict: str  # "bugfix" | "feature" | "breaking" | "revert" | "unclear"
+    signals: tuple[str, ...] = ()
+    over_specified: tuple[str, ...] = ()
+    version: str = ""
+
+    def to_json(self) -> dict:
+        return {"verdict": self.verdict, "signals": list(self.signals), "over_specified": list(self.over_specified),
+                "version": self.version}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Judgement:
+        return cls(data["verdict"], tuple(data.get("signals", ())), tuple(data.get("over_specified", ())),
+                   data.get("version", ""))
+
+    @property
+    def admitted(self) -> bool:
+        return self.verdict in ADMITTED_VERDICTS
+
+
 @dataclass(frozen=True)
 class Provenance:
     """Where a task came from. For PR tasks: the PR; for synthetic: 'authored'; for mutation: the operator."""
@@ -16,6 +43,9 @@ class Provenance:
     url: str = ""
     merged_at: str = ""
     title: str = ""
+    # A PR task's admission judgement. Not part of the spec's identity (spec_sha256): re-judging a task
+    # changes no certificate and no record.
+    judgement: Judgement | None = None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,39 @@
+"""`bench pool judge`: is each PR task's change a bug fix (bench.gate.judgement), and, with ``--write``, the
+judgement recorded in its spec's provenance."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+
+def judge_pool(specs, *, selector: str | None, write: bool) -> int:
+    from bench.spec.kind_registry import get_kind
+    from bench.spec.load import select
+
+    chosen = [spec for spec in select(specs, selector) if get_kind(spec.kind).judged]
+    verdicts: Counter = Counter()
+    over = 0
+    for spec in chosen:
+        judgement = get_kind(spec.kind).judge(spec, mirror=None)
+        verdicts[judgement.verdict] += 1
+        over += bool(judgement.over_specified)
+        print(f"{spec.task_id}\t{judgement.verdict}\t{len(judgement.over_specified)}/{len(spec.fail_to_pass)} "
+              f"over-specified\t{' '.join(judgement.signals)}")
+        if write:
+            record_judgement(Path(spec.path), judgement)
+    summary = ", ".join(f"{verdict} {count}" for verdict, count in sorted(verdicts.items()))
+    print(f"{len(chosen)} judged: {summary}; {over} with over-specified tests" + ("; written" if write else ""),
+          file=sys.stderr)
+    return 0
+
+
+def record_judgement(path: Path, judgement) -> None:
+    """The spec file with ``provenance.judgement`` set, written as admission writes specs."""
+    from bench.store.action_cache import write_atomic
+
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["provenance"] = {**doc["provenance"], "judgement": judgement.to_json()}
+    write_atomic(path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())

@@ -1,0 +1,110 @@
+"""The bug-fix judgement, one rule at a time, on constructed changes: each case asserts the exact verdict."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bench.gate.judgement import FixChange, NotesChange, judge, notes_categories, readable_title, title_category
+
+SOURCE_BEFORE = "def area(w, h):\n    return w + h\n"
+SOURCE_AFTER = "def area(w, h):\n    return w * h\n"
+TESTS_AFTER = "from shapes import area\n\n\ndef test_area():\n    assert area(2, 3) == 6\n"
+PLAIN = FixChange(title="Compute the area correctly (#12)", message="", changed_paths=("shapes.py", "tests/test_s.py"),
+                  notes=(), source_before=(("shapes.py", SOURCE_BEFORE),), source_after=(("shapes.py", SOURCE_AFTER),),
+                  tests_before=(("tests/test_s.py", ""),), tests_after=(("tests/test_s.py", TESTS_AFTER),),
+                  fail_to_pass=("tests/test_s.py::test_area",))
+
+
+def test_a_change_with_no_signal_is_unclear():
+    judged = judge(PLAIN)
+    assert (judged.verdict, judged.signals, judged.over_specified, judged.admitted) == ("unclear", (), (), True)
+
+
+def test_a_revert_is_a_revert_whatever_its_quoted_title_says():
+    judged = judge(replace(PLAIN, title='Revert "Fix area for squares" (#13)'))
+    assert (judged.verdict, judged.admitted) == ("revert", False)
+    assert judge(replace(PLAIN, message="Undo.\n\nThis reverts commit abc.")).verdict == "revert"
+
+
+def test_towncrier_fragments_speak_for_the_project():
+    for fragment, verdict in (("changes/12.bugfix.rst", "bugfix"), ("newsfragments/12.feature", "feature"),
+                              ("changelog.d/12.breaking.md", "breaking"), ("changelog.d/12.change.md", "unclear"),
+                              ("docs/12.bugfix.rst", "unclear")):
+        assert judge(replace(PLAIN, changed_paths=PLAIN.changed_paths + (fragment,))).verdict == verdict, fragment
+
+
+def test_a_breaking_fragment_outweighs_a_fix_title():
+    change = replace(PLAIN, title="fix: area", changed_paths=("changes/12.breaking.md",))
+    assert judge(change).verdict == "breaking"
+
+
+CHANGES_MD = "# Changes\n\n## 2.0\n\n### Bug fixes\n\n- Area multiplies.\n\n### Features\n\n- Volume.\n"
+CHANGES_RST = "Version 2.0\n-----------\n\n- Fix the area of rectangles.\n- Add ``volume``.\n"
+CHANGES_LABELS = "2.0 (unreleased)\n++++++++++++++++\n\nFeatures:\n\n- Volume.\n\nBug fixes:\n\n- Area.\n"
+
+
+def test_changelog_entries_are_read_by_their_heading_or_their_first_word():
+    assert notes_categories((NotesChange("CHANGES.md", CHANGES_MD, (7,)),)) == ["bugfix"]
+    assert notes_categories((NotesChange("CHANGES.md", CHANGES_MD, (11,)),)) == ["feature"]
+    assert notes_categories((NotesChange("CHANGES.rst", CHANGES_RST, (4, 5)),)) == ["bugfix", "feature"]
+    assert notes_categories((NotesChange("CHANGELOG.rst", CHANGES_LABELS, (6, 10)),)) == ["feature", "bugfix"]
+    assert notes_categories((NotesChange("CHANGES.md", CHANGES_MD, (5, 6)),)) == []  # a heading, a blank line
+
+
+def test_a_fix_entry_beside_a_feature_entry_is_still_a_fix():
+    notes = (NotesChange("CHANGES.rst", CHANGES_RST, (4, 5)),)
+    assert judge(replace(PLAIN, notes=notes)).verdict == "bugfix"
+
+
+NEW_API_AFTER = "def area(w, h):\n    return w * h\n\n\ndef volume(w, h, d):\n    return w * h * d\n"
+NEW_API_TESTS = ("from shapes import area, volume\n\n\ndef test_area():\n    assert area(2, 3) == 6\n\n\n"
+                 "def test_volume():\n    assert volume(1, 2, 3) == 6\n")
+
+
+def test_tests_that_need_a_new_public_name_make_a_feature_even_under_a_fix_title():
+    change = replace(PLAIN, title="fix: shapes", source_after=(("shapes.py", NEW_API_AFTER),),
+                     tests_after=(("tests/test_s.py", NEW_API_TESTS),),
+                     fail_to_pass=("tests/test_s.py::test_volume",))
+    judged = judge(change)
+    assert (judged.verdict, judged.signals) == ("feature", ("new-api:1/1", "title:bugfix"))
+    both = replace(change, fail_to_pass=("tests/test_s.py::test_area", "tests/test_s.py::test_volume[big]"))
+    assert judge(both).verdict == "feature"  # 1 of 2: the share that makes a feature (parameters ignored)
+    three = replace(both, fail_to_pass=both.fail_to_pass + ("tests/test_s.py::test_missing",))
+    assert judge(three).verdict == "bugfix"  # 1 of 3 needs it: the title decides
+
+
+TURNED_BEFORE = "def test_area():\n    assert area(2, 3) == 5\n"
+TURNED_AFTER = "def test_area():\n    assert area(2, 3) == 6\n"
+
+
+def test_a_refactoring_that_turns_an_assertion_around_is_a_change_of_behaviour():
+    change = replace(PLAIN, title="perf: faster area", tests_before=(("tests/test_s.py", TURNED_BEFORE),),
+                     tests_after=(("tests/test_s.py", TURNED_AFTER),))
+    judged = judge(change)
+    assert (judged.verdict, judged.signals) == ("feature", ("reversed-assertion:tests/test_s.py::test_area",
+                                                            "title:refactor"))
+    assert judge(replace(change, title="Fix area")).verdict == "bugfix"  # a fix may correct a wrong expectation
+
+
+MESSAGE_AFTER = ("def area(w, h):\n    if w < 0:\n        raise ValueError('width must not be negative')\n"
+                 "    return _times(w, h)\n\n\ndef _times(a, b):\n    return a * b\n")
+PINNING_TESTS = ("import pytest\nfrom shapes import area, _times\n\n\ndef test_area():\n    assert _times(2, 3) == 6\n\n\n"
+                 "def test_negative():\n    with pytest.raises(ValueError, match='width must not be negative'):\n"
+                 "        area(-1, 1)\n\n\ndef test_plain():\n    assert area(2, 3) == 6\n")
+
+
+def test_tests_pinning_a_private_name_or_a_message_of_the_fix_are_over_specified():
+    change = replace(PLAIN, source_after=(("shapes.py", MESSAGE_AFTER),), tests_after=(("tests/test_s.py", PINNING_TESTS),),
+                     fail_to_pass=("tests/test_s.py::test_area", "tests/test_s.py::test_negative",
+                                   "tests/test_s.py::test_plain"))
+    assert judge(change).over_specified == ("tests/test_s.py::test_area", "tests/test_s.py::test_negative")
+
+
+def test_titles():
+    assert [title_category(t) for t in ("fix: nicer debug output", "feat: volume", "Add volume", "Support tuples",
+                                        "Handle empty input", "Speed up area", "Fix slow area", "Regression in 2.0",
+                                        "New unit tests")] == [
+        "bugfix", "feature", "feature", "feature", "", "refactor", "bugfix", "bugfix", ""]
+    merge = "Merge pull request #7 from someone/fix-negative-width"
+    assert readable_title(merge, f"{merge}\n\nReject negative widths\n") == "Reject negative widths fix negative width"
+    assert title_category(readable_title(merge, merge)) == "bugfix"
