@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 from bench.errors import CheckFailed
 from bench.loop.convergence import NO_CANDIDATE, Outcome, Trajectory, Turn, classify
 from bench.report import markov
-from bench.verdict.grade import OUTCOMES  # one list of outcomes, where verdicts are made
+from bench.loop.records import OUTCOMES
 
 NO_CANDIDATE_OUTCOMES = ("invalid_edit", "model_timeout", "infrastructure_error")
 CLASSES = tuple(outcome.value for outcome in Outcome)
