@@ -179,7 +179,7 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
     bar = Bar(len(plan_units(plan)), desc=f"score {model_id}")
     started = time.monotonic()
     with _removed_if_refused(out), _resume_hint(out):
-        result = run(plan, on_done=lambda record: bar.update(1, last=record.get("class") or record.get("outcome", "")))
+        result = run(plan, on_done=lambda done: bar.update(1, last=(done.convergence_class or done.outcome).value))
     bar.close()
     if plan.cluster and result.execution is not None:
         for line in result.execution.lines():

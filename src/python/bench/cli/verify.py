@@ -30,6 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bench.errors import CheckFailed, UsageError
+    from bench.loop.records import UnitRecord
     from bench.model.registry import declares_deterministic
     from bench.score.recompute import check_stored_hashes, recompute
     from bench.store.records import read_records
@@ -43,13 +44,14 @@ def run(args: argparse.Namespace) -> int:
         path = args.results / "results.jsonl" if args.results.is_dir() else args.results
         if not path.is_file():
             raise UsageError(f"no results file at {path}")
-        records = read_records(path)
+        records = [UnitRecord.from_json(raw, f"{path}: record {number}")
+                   for number, raw in enumerate(read_records(path), start=1)]
         if args.prune_third_party:
             from bench.score.recompute import prune_third_party
 
             print(f"pruned {prune_third_party(records, path.parent / 'store')} stored file(s) of real-code tasks")
-        deterministic = [r for r in records if declares_deterministic(r["model"])]
-        others = [r for r in records if r not in deterministic]
+        deterministic = [r for r in records if declares_deterministic(r.model)]
+        others = [r for r in records if not declares_deterministic(r.model)]
         checks = recompute(deterministic, root, sandbox_name=sandbox, workers=args.workers) if deterministic else []
         checks += check_stored_hashes(others, path.parent / "store")
     for check in checks:

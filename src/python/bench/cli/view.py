@@ -25,11 +25,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bench.cli.report import results_file
+    from bench.loop.records import UNIT_KINDS, UnitRecord
     from bench.report.build import load_records
     from bench.report.view import write_view
 
     source = results_file(args.folder)
-    records = [r for r in load_records(source) if "task_id" in r and r.get("kind") in ("attempt", "loop", "resample")]
+    records = [UnitRecord.from_json(raw, f"{source}: record {number}")
+               for number, raw in enumerate(load_records(source), start=1) if raw.get("kind") in UNIT_KINDS]
     index = write_view(records, source.parent, args.out or source.parent / "view")
     print(f"view: {len(records)} units from {source}", file=sys.stderr)
     print(index)

@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Iterable, Sequence
 
+from bench.loop.records import CLASSES, OUTCOMES
 from bench.report.stats import pass_at_k, wilson_interval
-from bench.verdict.grade import OUTCOMES
-
-CLASSES = ("CONVERGED", "STALLED", "OSCILLATING", "EXHAUSTED")
 
 
 def summary_lines(records: Sequence[dict]) -> list[str]:

@@ -9,7 +9,7 @@ A unit's prompt size is ``context.prompt_tokens`` when the record has a context 
 tokenizer, the unit the budget is in), else ``usage.prompt_tokens`` when the model reported one (> 0). Loop
 and resample records of default runs report no prompt size (their turns count prompt and completion
 together). Solved and resolved are what ``summary.json`` says (:mod:`bench.report.run_summary`): a unit
-touched by an infrastructure error is neither.
+touched by an infrastructure error is neither. Records are read with ``bench.loop.records.UnitRecord``.
 """
 
 from __future__ import annotations
@@ -18,13 +18,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from bench.report.console import resolved as is_resolved
-from bench.report.run_summary import errored, solved as is_solved
+from bench.loop.records import UNIT_KINDS, UnitRecord
 from bench.report.runs import unit_key
 from bench.report.stats import quantile
 
 DEFAULT_POLICY = "files"
-UNIT_KINDS = ("attempt", "loop", "resample")
 
 
 @dataclass(frozen=True)
@@ -50,45 +48,35 @@ class PromptSummary:
         return self.tokenizer is not None
 
 
-def context_of(record: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    context = record.get("context")
-    return context if isinstance(context, Mapping) else None
-
-
-def settings_of(record: Mapping[str, Any]) -> tuple[str, int | None, str | None]:
+def settings_of(record: UnitRecord) -> tuple[str, int | None, str | None]:
     """(policy, budget, tokenizer) of the record's prompt: its context, else the default (files, None, None)."""
-    context = context_of(record)
+    context = record.context
     if context is None:
         return DEFAULT_POLICY, None, None
-    budget = context.get("budget")
-    return (str(context.get("policy") or DEFAULT_POLICY), budget if _is_int(budget) else None,
-            str(context.get("tokenizer") or "estimate"))
+    return context.policy or DEFAULT_POLICY, context.budget, context.tokenizer or "estimate"
 
 
-def prompt_tokens(record: Mapping[str, Any]) -> int | None:
+def prompt_tokens(record: UnitRecord) -> int | None:
     """The size of the unit's first prompt in tokens; None when the record does not say."""
-    context = context_of(record)
-    if context is not None:
-        value = context.get("prompt_tokens")
-        return value if _is_int(value) else None
-    usage = record.get("usage")
-    value = usage.get("prompt_tokens") if isinstance(usage, Mapping) else None
-    return value if _is_int(value) and value > 0 else None
+    if record.context is not None:
+        return record.context.prompt_tokens
+    value = record.usage.prompt_tokens if record.usage is not None else None
+    return value if value is not None and value > 0 else None
 
 
-def prompt_summary(records: Sequence[Mapping[str, Any]]) -> PromptSummary:
+def prompt_summary(records: Sequence[UnitRecord]) -> PromptSummary:
     """The prompt sizes of one run's units. Its context settings come from the records that carry a context
     (a unit that failed before its prompt was built carries none); ValueError when they disagree, or when the
     records are of more than one model or edit format."""
-    settings = {settings_of(r) for r in records if context_of(r) is not None}
-    models = {str(r.get("model", "")) for r in records}
-    formats = {r.get("edit_format") for r in records}
+    settings = {settings_of(r) for r in records if r.context is not None}
+    models = {r.model for r in records}
+    formats = {r.edit_format for r in records}
     if len(settings) > 1 or len(models) > 1 or len(formats) > 1:
         raise ValueError(f"records of more than one run: models {sorted(models)}, edit formats "
                          f"{sorted(map(str, formats))}, context settings {sorted(settings, key=str)}")
     policy, budget, tokenizer = settings.pop() if settings else (DEFAULT_POLICY, None, None)
     sizes = sorted(size for size in map(prompt_tokens, records) if size is not None)
-    scored = [r for r in records if not errored(r)]
+    scored = [r for r in records if not r.errored]
     edit_format = formats.pop() if formats else None
     return PromptSummary(
         model=models.pop() if models else "",
@@ -102,9 +90,9 @@ def prompt_summary(records: Sequence[Mapping[str, Any]]) -> PromptSummary:
         median_tokens=quantile(sizes, 0.5) if sizes else None,
         p90_tokens=quantile(sizes, 0.9) if sizes else None,
         max_tokens=sizes[-1] if sizes else None,
-        cut=sum(bool((context_of(r) or {}).get("cut")) for r in records),
-        solved=sum(is_solved(r) for r in scored),
-        resolved=sum(is_resolved(r) for r in scored),
+        cut=sum(r.context is not None and r.context.cut for r in records),
+        solved=sum(r.solved for r in scored),
+        resolved=sum(r.is_resolved for r in scored),
     )
 
 
@@ -112,22 +100,24 @@ def prompt_runs(records: Sequence[Mapping[str, Any]]) -> tuple[PromptSummary, ..
     """A summary per run in the records, sorted by model, then policy, budget (none first), tokenizer and edit
     format, so the runs of a context sweep stand side by side.
 
-    Only unit records count (kinds ``attempt``, ``loop``, ``resample``); a unit recorded twice in one run keeps
+    Only unit records count (kinds ``attempt``, ``loop``, ``resample``), each parsed by
+    ``UnitRecord.from_json`` (CheckFailed names a malformed one); a unit recorded twice in one run keeps
     its first occurrence, as everywhere in the report (the same task under another setting is another run's
     unit; the rest of the report, keyed without the setting, drops it as a duplicate). A unit that never built
     a prompt (no context, no ``prompt_sha256`` and no turns: it failed before) joins its model's run when that
     model has exactly one context setting and no default run; otherwise it counts with the default run."""
-    groups: dict[tuple, list[Mapping[str, Any]]] = defaultdict(list)
-    promptless: list[Mapping[str, Any]] = []
+    groups: dict[tuple, list[UnitRecord]] = defaultdict(list)
+    promptless: list[UnitRecord] = []
     seen: set[tuple] = set()
-    for record in records:
-        if not isinstance(record, Mapping) or record.get("kind") not in UNIT_KINDS:
+    for number, raw in enumerate(records, start=1):
+        if not isinstance(raw, Mapping) or raw.get("kind") not in UNIT_KINDS:
             continue
+        record = UnitRecord.from_json(raw, f"record {number}")
         key = (unit_key(record), _run_key(record))  # the same unit under another setting is another run's
         if key in seen:
             continue
         seen.add(key)
-        if context_of(record) is None and "prompt_sha256" not in record and not record.get("turns"):
+        if record.context is None and record.prompt_sha256 is None and not record.turns:
             promptless.append(record)
         else:
             groups[_run_key(record)].append(record)
@@ -165,15 +155,11 @@ def console_lines(records: Sequence[Mapping[str, Any]]) -> list[str]:
     return [console_line(summary) for summary in prompt_runs(records) if summary.has_context]
 
 
-def _run_key(record: Mapping[str, Any]) -> tuple:
-    edit_format = record.get("edit_format")
-    return (str(record.get("model", "")), None if edit_format is None else str(edit_format), *settings_of(record))
+def _run_key(record: UnitRecord) -> tuple:
+    return (record.model, record.edit_format, *settings_of(record))
 
 
 def _sort_key(key: tuple) -> tuple:
     model, edit_format, policy, budget, tokenizer = key
     return (model, policy, budget is not None, budget or 0, tokenizer or "", edit_format or "")
 
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

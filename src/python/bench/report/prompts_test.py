@@ -4,6 +4,7 @@ from dataclasses import replace
 
 import pytest
 
+from bench.loop.records import UnitRecord
 from bench.report import tables
 from bench.report.console import summary_lines
 from bench.report.prompts import PromptSummary, console_lines, prompt_runs, prompt_summary, show_prompts
@@ -60,8 +61,12 @@ DEFAULT = [
 ]
 
 
+def typed(records: list[dict]) -> list[UnitRecord]:
+    return [UnitRecord.from_json(record) for record in records]
+
+
 def test_a_context_run_is_summarised_from_its_records():
-    summary = prompt_summary(LOCALIZED)
+    summary = prompt_summary(typed(LOCALIZED))
     assert summary.p90_tokens == pytest.approx(5873 * 0.3 + 5999 * 0.7)  # sizes 4000, 4500, 5873, 5999
     assert replace(summary, p90_tokens=None) == PromptSummary(
         model="m", policy="localized", budget=6000, tokenizer="llamacpp/smollm2", edit_format=None, units=5,
@@ -71,7 +76,7 @@ def test_a_context_run_is_summarised_from_its_records():
 
 
 def test_a_default_run_takes_sizes_the_model_reported():
-    summary = prompt_summary(DEFAULT)
+    summary = prompt_summary(typed(DEFAULT))
     assert summary == PromptSummary(
         model="m", policy="files", budget=None, tokenizer=None, edit_format=None, units=4, sized=1, min_tokens=1200,
         median_tokens=1200.0, p90_tokens=1200.0, max_tokens=1200, cut=0, solved=1, resolved=1)
@@ -79,19 +84,19 @@ def test_a_default_run_takes_sizes_the_model_reported():
 
 
 def test_a_run_without_any_prompt_size():
-    summary = prompt_summary([loop("t1", ["solved"])])
+    summary = prompt_summary(typed([loop("t1", ["solved"])]))
     assert (summary.sized, summary.min_tokens, summary.median_tokens, summary.p90_tokens, summary.max_tokens) == (
         0, None, None, None, None)
     assert (summary.solved, summary.resolved) == (1, 1)
     assert not show_prompts([summary])
-    assert show_prompts([summary, prompt_summary(DEFAULT)])
+    assert show_prompts([summary, prompt_summary(typed(DEFAULT))])
 
 
 def test_records_of_more_than_one_setting_are_not_one_run():
     with pytest.raises(ValueError, match="more than one run"):
-        prompt_summary([LOCALIZED[0], attempt("t9", "solved", ctx=context(policy="retrieval"))])
+        prompt_summary(typed([LOCALIZED[0], attempt("t9", "solved", ctx=context(policy="retrieval"))]))
     with pytest.raises(ValueError, match="more than one run"):
-        prompt_summary([DEFAULT[0], attempt("t9", "solved", model="other")])
+        prompt_summary(typed([DEFAULT[0], attempt("t9", "solved", model="other")]))
 
 
 def test_runs_sort_by_model_then_policy_and_budget():
@@ -104,12 +109,13 @@ def test_runs_sort_by_model_then_policy_and_budget():
         ("a/model", "files", None, 1), ("m", "files", None, 5), ("m", "localized", None, 1),
         ("m", "localized", 6000, 4), ("m", "retrieval", 6000, 1)]
     # t5 failed before its prompt: with a default run of the same model beside it, it counts there
-    assert next(r for r in runs if r.policy == "files" and r.model == "m") == prompt_summary(DEFAULT + LOCALIZED[4:])
+    default_run = next(r for r in runs if r.policy == "files" and r.model == "m")
+    assert default_run == prompt_summary(typed(DEFAULT + LOCALIZED[4:]))
 
 
 def test_a_unit_without_a_prompt_joins_the_one_context_run_of_its_model():
     (run,) = prompt_runs(LOCALIZED)
-    assert run == prompt_summary(LOCALIZED)
+    assert run == prompt_summary(typed(LOCALIZED))
     assert prompt_runs(LOCALIZED + [LOCALIZED[0]]) == (run,)  # a unit recorded twice counts once
 
 
@@ -146,6 +152,6 @@ def test_console_prints_a_prompt_line_for_a_context_run_only():
 
 def test_a_default_resample_run_is_not_taken_for_units_without_a_prompt():
     resample = {"kind": "resample", "task_id": "t1", "model": "m", "condition": "resample", "sample": 0,
-                "outcome": "solved", "resolved": True, "turns": [{"turn": 1, "outcome": "solved"}]}
+                "outcome": "solved", "resolved": True, "budget": 1, "turns": [{"turn": 1, "outcome": "solved"}]}
     runs = prompt_runs([resample] + LOCALIZED[:1])
     assert [(r.policy, r.units, r.solved) for r in runs] == [("files", 1, 1), ("localized", 1, 1)]

@@ -1,25 +1,25 @@
 """Read result records (one JSON object per JSONL line) into typed runs for the report.
 
-The fields read are listed in ``bench/report/README.md``. Records of kinds other than ``loop`` and ``attempt``
-are counted and skipped, so the report can be built from a results file that also holds other records. A unit
-recorded twice (same kind, model, task, condition, sample) keeps its first occurrence; the report says how
-many were dropped. Every other part of the report is independent of record order.
+Each unit record is parsed by ``bench.loop.records.UnitRecord.from_json``, which checks the fields
+``bench/report/README.md`` lists and fills their defaults; a run here is what the report computes from it (the
+class recomputed from the turns, the Markov states). Records of kinds other than ``loop`` and ``attempt`` are
+counted and skipped, so the report can be built from a results file that also holds other records. A unit
+recorded twice (same kind, model, task, condition, sample) keeps its first occurrence; the report says how many
+were dropped. Every other part of the report is independent of record order.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from bench.errors import CheckFailed
-from bench.loop.convergence import NO_CANDIDATE, Outcome, Trajectory, Turn, classify
+from bench.loop.convergence import Outcome, Trajectory, classify
+from bench.loop.records import NO_CANDIDATE_OUTCOMES as _NO_CANDIDATE, Outcome as UnitOutcome, TurnRecord, UnitRecord
 from bench.report import markov
-from bench.verdict.grade import OUTCOMES  # one list of outcomes, where verdicts are made
 
-NO_CANDIDATE_OUTCOMES = ("invalid_edit", "model_timeout", "infrastructure_error")
-CLASSES = tuple(outcome.value for outcome in Outcome)
-UNKNOWN = "unknown"
+NO_CANDIDATE_OUTCOMES = tuple(outcome.value for outcome in _NO_CANDIDATE)
 
 
 @dataclass(frozen=True)
@@ -109,14 +109,15 @@ def parse_records(records: Sequence[Mapping[str, Any]]) -> RecordSet:
     other: Counter[str] = Counter()
     seen: set[tuple] = set()
     duplicates = 0
-    for number, record in enumerate(records, start=1):
-        if not isinstance(record, Mapping):
-            raise CheckFailed(f"record {number}: expected a JSON object, got {type(record).__name__}")
-        kind = record.get("kind")
+    for number, raw in enumerate(records, start=1):
+        if not isinstance(raw, Mapping):
+            raise CheckFailed(f"record {number}: expected a JSON object, got {type(raw).__name__}")
+        kind = raw.get("kind")
         if kind not in ("loop", "attempt"):
             other[str(kind)] += 1
             continue
-        run = _parse_loop(record, number) if kind == "loop" else _parse_attempt(record, number)
+        record = UnitRecord.from_json(raw, f"record {number}")
+        run = _loop_run(record) if kind == "loop" else _attempt_run(record)
         key = unit_key(record)
         if key in seen:
             duplicates += 1
@@ -126,111 +127,49 @@ def parse_records(records: Sequence[Mapping[str, Any]]) -> RecordSet:
     return RecordSet(tuple(loops), tuple(attempts), tuple(sorted(other.items())), duplicates)
 
 
-def unit_key(record: Mapping[str, Any]) -> tuple:
+def unit_key(record: UnitRecord) -> tuple:
     """What makes a unit one: kind, model, task, condition (none for single attempts) and sample."""
-    kind = record.get("kind")
-    condition = "" if kind == "attempt" else record.get("condition")
-    sample = record.get("sample")
-    return (kind, record.get("model"), record.get("task_id"), condition, 0 if sample is None else sample)
+    condition = "" if record.kind == "attempt" else record.condition
+    return (record.kind, record.model, record.task_id, condition, record.sample)
 
 
-def _parse_attempt(record: Mapping[str, Any], number: int) -> AttemptRun:
-    return AttemptRun(
-        task_id=_text(record, "task_id", number),
-        library=_text(record, "library", number, default=UNKNOWN),
-        difficulty=_text(record, "difficulty", number, default=UNKNOWN),
-        model=_text(record, "model", number),
-        sample=_integer(record, "sample", number, default=0),
-        outcome=_choice(record, "outcome", number, OUTCOMES),
-        resolved=_resolved(record),
-    )
+def _attempt_run(record: UnitRecord) -> AttemptRun:
+    return AttemptRun(task_id=record.task_id, library=record.library, difficulty=record.difficulty,
+                      model=record.model, sample=record.sample, outcome=record.outcome.value,
+                      resolved=record.is_resolved)
 
 
-def _resolved(record: Mapping[str, Any]) -> bool:
-    """As recorded; records made before `resolved` existed: solved with no pass_to_pass test broken."""
-    if "resolved" in record:
-        return bool(record["resolved"])
-    return record.get("outcome") == "solved" and not record.get("pass_to_pass_broken")
-
-
-def _parse_loop(record: Mapping[str, Any], number: int) -> LoopRun:
-    raw_turns = record.get("turns")
-    unprepared = raw_turns is None and record.get("outcome") == "infrastructure_error"
-    if unprepared:  # the unit failed before its first turn (say, its task could not be prepared)
-        raw_turns = [{"turn": 1, "outcome": "infrastructure_error"}]
-    if not isinstance(raw_turns, list):
-        raise CheckFailed(f"record {number}: loop record needs a list 'turns'")
-    turns = tuple(_parse_turn(raw, number) for raw in raw_turns)
-    budget = _integer(record, "budget", number, default=1 if unprepared else None)
-    try:
-        trajectory = Trajectory(
-            str(record.get("task_id")),
-            str(record.get("condition")),
-            tuple(Turn(t.turn, t.candidate_digest, t.signature, t.outcome == "solved", t.compiles) for t in turns),
-            budget,
-        )
-    except ValueError as error:
-        raise CheckFailed(f"record {number}: {error}") from None
-    recomputed = classify(trajectory)
-    recorded_class = record.get("class")
-    if recorded_class is not None and recorded_class not in CLASSES:
-        raise CheckFailed(f"record {number}: 'class' must be one of {CLASSES}, got {recorded_class!r}")
-    first_solved = record.get("first_solved_turn", recomputed.first_solved_turn)
+def _loop_run(record: UnitRecord) -> LoopRun:
+    """The run of a loop record: its class as recorded (from_json classifies a record without one) and as
+    recomputed here, which the header compares."""
+    if record.turns is None:  # the unit failed before its first turn: one infrastructure-error turn of budget 1
+        record = replace(record, budget=1, turns=(TurnRecord(turn=1, outcome=UnitOutcome.INFRASTRUCTURE_ERROR),))
+    turns = tuple(turn.convergence_turn() for turn in record.turns)
+    recomputed = classify(Trajectory(record.task_id, record.condition, turns, record.budget))  # checked by from_json
     return LoopRun(
-        task_id=_text(record, "task_id", number),
-        library=_text(record, "library", number, default=UNKNOWN),
-        difficulty=_text(record, "difficulty", number, default=UNKNOWN),
-        model=_text(record, "model", number),
-        condition=_text(record, "condition", number),
-        sample=_integer(record, "sample", number, default=0),
-        budget=budget,
-        turns=turns,
-        convergence_class=recorded_class or recomputed.outcome.value,
-        first_solved_turn=first_solved if isinstance(first_solved, int) else None,
+        task_id=record.task_id,
+        library=record.library,
+        difficulty=record.difficulty,
+        model=record.model,
+        condition=record.condition,
+        sample=record.sample,
+        budget=record.budget,
+        turns=tuple(_loop_turn(turn) for turn in record.turns),
+        convergence_class=(record.convergence_class or recomputed.outcome).value,
+        first_solved_turn=record.first_solved_turn,
         recomputed_class=recomputed.outcome.value,
     )
 
 
-def _parse_turn(raw: Any, number: int) -> LoopTurn:
-    if not isinstance(raw, Mapping):
-        raise CheckFailed(f"record {number}: each turn must be an object")
-    outcome = _choice(raw, "outcome", number, OUTCOMES)
-    failing = raw.get("failing", [])
-    if not isinstance(failing, list) or not all(isinstance(item, str) for item in failing):
-        raise CheckFailed(f"record {number}: turn 'failing' must be a list of test ids")
-    emitted = outcome not in NO_CANDIDATE_OUTCOMES
+def _loop_turn(turn: TurnRecord) -> LoopTurn:
     return LoopTurn(
-        turn=_integer(raw, "turn", number),
-        outcome=outcome,
-        signature=_text(raw, "signature", number, default=""),
-        candidate_digest=_text(raw, "candidate_digest", number, default="") if emitted else NO_CANDIDATE,
-        compiles=bool(raw.get("compiles", True)),
-        failing=tuple(failing),
-        worker_tokens=_integer(raw, "worker_tokens", number, default=0),
-        controller_tokens=_integer(raw, "controller_tokens", number, default=0),
-        resolved=_resolved(raw),
+        turn=turn.turn,
+        outcome=turn.outcome.value,
+        signature=turn.signature,
+        candidate_digest=turn.convergence_turn().candidate_digest,
+        compiles=turn.compiles,
+        failing=turn.failing,
+        worker_tokens=turn.worker_tokens,
+        controller_tokens=turn.controller_tokens,
+        resolved=turn.is_resolved,
     )
-
-
-def _text(record: Mapping[str, Any], field: str, number: int, default: str | None = None) -> str:
-    value = record.get(field)
-    value = default if value is None else value
-    if not isinstance(value, str) or (default is None and not value):
-        raise CheckFailed(f"record {number}: field {field!r} must be a non-empty string, got {value!r}")
-    return value
-
-
-def _integer(record: Mapping[str, Any], field: str, number: int, default: int | None = None) -> int:
-    value = record.get(field)
-    if value is None and default is not None:
-        return default
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise CheckFailed(f"record {number}: field {field!r} must be an integer, got {value!r}")
-    return value
-
-
-def _choice(record: Mapping[str, Any], field: str, number: int, allowed: tuple[str, ...]) -> str:
-    value = record.get(field)
-    if value not in allowed:
-        raise CheckFailed(f"record {number}: field {field!r} must be one of {allowed}, got {value!r}")
-    return value

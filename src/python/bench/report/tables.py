@@ -9,13 +9,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Mapping, Sequence
 
-from bench.loop.convergence import Outcome
+from bench.loop.records import CLASSES, OUTCOMES
 from bench.report import stats, study
 from bench.report.document import Table
 from bench.report.prompts import PromptSummary
-from bench.report.runs import OUTCOMES, AttemptRun, LoopRun
-
-CLASSES = tuple(outcome.value for outcome in Outcome)
+from bench.report.runs import AttemptRun, LoopRun
 ALL = "all"
 
 

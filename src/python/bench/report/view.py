@@ -5,7 +5,8 @@ resolved, and its turns, each row linking to the task's page. A task's page show
 per turn, the outcome, the failure signature, the failing tests, the edit as a diff of that turn's change and
 the tests' messages as the built-in loop's full feedback gives them — read from the run's ``units/`` folder,
 which the runner writes beside the records. A run without it (older, or a committed folder, which keeps no
-diffs of real-code tasks) shows the records alone. Pages quote diffs only, never whole files.
+diffs of real-code tasks) shows the records alone. Pages quote diffs only, never whole files. Records are
+``bench.loop.records.UnitRecord``; a single attempt shows as one turn.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Sequence
 
+from bench.loop.records import TurnRecord, UnitRecord
 from bench.report.html import CSS
 
 VIEW_CSS = CSS + """
@@ -32,15 +34,15 @@ pre { background: #f6f8fa; border: 1px solid #e4e8ec; padding: .6rem .8rem; over
 """
 
 
-def write_view(records: Sequence[dict], run_dir: Path, out_dir: Path) -> Path:
+def write_view(records: Sequence[UnitRecord], run_dir: Path, out_dir: Path) -> Path:
     """Write ``out_dir/index.html`` and ``out_dir/tasks/<task_id>.html``; returns the index's path."""
     from bench.store.atomic import write_atomic
 
-    by_task: dict[str, list[dict]] = defaultdict(list)
+    by_task: dict[str, list[UnitRecord]] = defaultdict(list)
     for record in records:
-        by_task[record["task_id"]].append(record)
+        by_task[record.task_id].append(record)
     for task_id, units in sorted(by_task.items()):
-        units.sort(key=lambda r: (r.get("model", ""), r.get("condition", ""), r.get("sample", 0)))
+        units.sort(key=lambda r: (r.model, r.condition, r.sample))
         page = _task_page(task_id, units, run_dir)
         write_atomic(out_dir / "tasks" / f"{_file_name(task_id)}.html", page.encode("utf-8"))
     index = out_dir / "index.html"
@@ -58,12 +60,12 @@ def _page(title: str, body: str) -> str:
             "</body>\n</html>\n")
 
 
-def _verdict(record: dict) -> str:
-    return record.get("class") or record.get("outcome", "")
+def _verdict(record: UnitRecord) -> str:
+    return (record.convergence_class or record.outcome).value
 
 
-def _tag(record: dict) -> str:
-    text, resolved = _verdict(record), bool(record.get("resolved"))
+def _tag(record: UnitRecord) -> str:
+    text, resolved = _verdict(record), bool(record.resolved)
     kind = "ok" if resolved else ("other" if text == "infrastructure_error" else "bad")
     return f'<span class="tag {kind}">{html.escape(text)}</span>'
 
@@ -75,10 +77,10 @@ def _index_page(by_task: dict, run_dir: Path) -> str:
         for record in units:
             counts[_verdict(record)] += 1
             link = f'<a href="tasks/{_file_name(task_id)}.html">{html.escape(task_id)}</a>'
-            rows.append(f"<tr><td>{link}</td><td>{html.escape(record.get('condition', ''))}</td>"
-                        f"<td class=\"num\">{record.get('sample', 0)}</td><td>{_tag(record)}</td>"
-                        f"<td>{'yes' if record.get('resolved') else 'no'}</td>"
-                        f"<td class=\"num\">{len(record.get('turns') or ()) or 1}</td></tr>")
+            rows.append(f"<tr><td>{link}</td><td>{html.escape(record.condition)}</td>"
+                        f"<td class=\"num\">{record.sample}</td><td>{_tag(record)}</td>"
+                        f"<td>{'yes' if record.resolved else 'no'}</td>"
+                        f"<td class=\"num\">{len(record.turns or ()) or 1}</td></tr>")
     summary = ", ".join(f"{html.escape(k)} {v}" for k, v in sorted(counts.items()))
     units = sum(len(u) for u in by_task.values())
     body = (f"<h1>Run {html.escape(run_dir.name)}</h1>\n<p>{units} units of {len(by_task)} tasks: {summary}.</p>\n"
@@ -88,41 +90,45 @@ def _index_page(by_task: dict, run_dir: Path) -> str:
     return _page(f"Run {run_dir.name}", body)
 
 
-def _task_page(task_id: str, units: list[dict], run_dir: Path) -> str:
+def _task_page(task_id: str, units: list[UnitRecord], run_dir: Path) -> str:
     parts = [f'<p><a href="../index.html">← all tasks</a></p>\n<h1>{html.escape(task_id)}</h1>']
     for record in units:
-        parts.append(f"<h2>{html.escape(record.get('model', ''))} · {html.escape(record.get('condition', ''))} · "
-                     f"sample {record.get('sample', 0)} {_tag(record)}</h2>")
-        reason = record.get("class_reason") or record.get("reason") or ""
+        parts.append(f"<h2>{html.escape(record.model)} · {html.escape(record.condition)} · "
+                     f"sample {record.sample} {_tag(record)}</h2>")
+        reason = record.class_reason or record.reason or ""
         if reason:
             parts.append(f'<p class="muted">{html.escape(reason)}</p>')
         detail = _detail(run_dir, record)
-        turns = record.get("turns") or [record]  # a single attempt is one turn
-        for number, turn in enumerate(turns, start=1):
-            parts.append(_turn(turn.get("turn", number), turn, detail.get(turn.get("turn", number), {})))
+        for turn in record.turns or (_as_turn(record),):
+            parts.append(_turn(turn.turn, turn, detail.get(turn.turn, {})))
         if not detail:
             parts.append('<p class="muted">No diffs or test messages were kept for this unit (the run\'s units/ '
                          "folder is absent).</p>")
     return _page(task_id, "\n".join(parts))
 
 
-def _detail(run_dir: Path, record: dict) -> dict[int, dict]:
+def _as_turn(record: UnitRecord) -> TurnRecord:
+    """A single attempt (or a loop that never had a turn) shown as its one turn."""
+    return TurnRecord(turn=1, outcome=record.outcome, resolved=record.resolved,
+                      failing=record.still_failing or ())
+
+
+def _detail(run_dir: Path, record: UnitRecord) -> dict[int, dict]:
     from bench.store.records import detail_path
 
-    path = detail_path(run_dir, record["task_id"], record.get("model", ""), record.get("condition", ""),
-                       int(record.get("sample", 0)))
+    path = detail_path(run_dir, record.task_id, record.model, record.condition, record.sample)
     if not path.is_file():
         return {}
     data = json.loads(path.read_text(encoding="utf-8"))
     return {int(turn["turn"]): turn for turn in data.get("turns", ())}
 
 
-def _turn(number: int, turn: dict, detail: dict) -> str:
-    failing = turn.get("failing") or turn.get("still_failing") or []
-    lines = [f'<div class="turn"><h3>Turn {number}: {html.escape(turn.get("outcome", ""))}'
-             f'{" (resolved)" if turn.get("resolved") else ""}</h3>']
-    if turn.get("signature"):
-        lines.append(f'<p class="muted">signature <code>{html.escape(turn["signature"])}</code></p>')
+def _turn(number: int, turn: TurnRecord, detail: dict) -> str:
+    failing = turn.failing
+    lines = [f'<div class="turn"><h3>Turn {number}: {html.escape(turn.outcome.value)}'
+             f'{" (resolved)" if turn.resolved else ""}</h3>']
+    if turn.signature:
+        lines.append(f'<p class="muted">signature <code>{html.escape(turn.signature)}</code></p>')
     if failing:
         items = "".join(f"<li><code>{html.escape(test)}</code></li>" for test in failing[:30])
         more = f"<li>… and {len(failing) - 30} more</li>" if len(failing) > 30 else ""

@@ -2,12 +2,14 @@ from __future__ import annotations
 
 import json
 
+from bench.loop.records import UnitRecord
 from bench.report.view import write_view
 from bench.store.records import detail_path
 
-RECORD = {"task_id": "lib-1", "model": "m/x", "condition": "full", "sample": 0, "kind": "loop", "class": "STALLED",
-          "class_reason": "same failure twice", "resolved": False,
-          "turns": [{"turn": 1, "outcome": "model_miss", "signature": "abc123", "failing": ["t.py::test_a"]}]}
+RECORD = UnitRecord.from_json({
+    "task_id": "lib-1", "model": "m/x", "condition": "full", "sample": 0, "kind": "loop", "class": "STALLED",
+    "class_reason": "same failure twice", "resolved": False, "budget": 3,
+    "turns": [{"turn": 1, "outcome": "model_miss", "signature": "abc123", "failing": ["t.py::test_a"]}]})
 
 
 def test_task_page_quotes_the_units_diff_and_messages_escaped(tmp_path):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from bench.attempt import DEFAULT_EDIT_FORMAT
 from bench.errors import EndpointError, EndpointTimeout
+from bench.loop.records import Outcome, PromptContext, Usage
 from bench.sandbox.cleanup import scratch_dir
 from bench.model.protocol import Completion, Message, ModelParams, RequestContext
 from bench.score.evaluate import Evaluation, evaluate, source_snapshot
@@ -34,12 +35,10 @@ def call_model(model, messages: tuple[Message, ...], params: ModelParams, contex
     return ModelCall(completion, "", "", time.monotonic() - started)
 
 
-DETAIL = "_detail"  # key of a unit's fields that go to <out>/units/ (bench view), never into the record
-
-
 def single_attempt(task: PreparedTask, model, params: ModelParams, *, sample: int, store_dir: Path | None,
-                   cache=None, edit_format: str = DEFAULT_EDIT_FORMAT, context=None) -> tuple[dict, dict]:
-    """Run one attempt; returns (record fields, timings)."""
+                   cache=None, edit_format: str = DEFAULT_EDIT_FORMAT, context=None) -> tuple[dict, dict, dict]:
+    """Run one attempt; returns (record fields by name, timings, detail). The detail (each turn's diff and
+    feedback) goes to <out>/units/ for `bench view`, never into the record."""
     prompt = task_prompt(task, edit_format, context, cache)
     context = RequestContext(task_id=task.spec.task_id, sample=sample, condition="single",
                              source_files=source_snapshot(task.pristine, task.spec.source_files),
@@ -49,9 +48,9 @@ def single_attempt(task: PreparedTask, model, params: ModelParams, *, sample: in
     if store_dir is not None:
         store_text(store_dir, prompt.sha256, _messages_text(prompt.messages))
     if call.completion is None:
-        fields.update(outcome=call.outcome, resolved=False, reason=call.error, response_sha256="", usage={})
-        fields[DETAIL] = {"turns": [turn_detail(1, call.outcome, reason=call.error)]}
-        return fields, {"model_seconds": call.seconds}
+        fields.update(outcome=Outcome(call.outcome), resolved=False, reason=call.error, response_sha256="",
+                      usage=Usage())
+        return fields, {"model_seconds": call.seconds}, {"turns": [turn_detail(1, call.outcome, reason=call.error)]}
     fields.update(response_fields(call.completion, store_dir))
     started = time.monotonic()
     with scratch_dir(prefix="bench-attempt-") as scratch:
@@ -60,9 +59,9 @@ def single_attempt(task: PreparedTask, model, params: ModelParams, *, sample: in
         evaluation = evaluate(task, tree, call.completion.text, cache=cache, fresh_copy=False,
                               edit_format=edit_format)
     fields.update(evaluation_fields(evaluation))
-    fields[DETAIL] = {"turns": [turn_detail(1, evaluation.outcome, evaluation)]}
-    return fields, {"model_seconds": call.seconds, "latency_seconds": call.completion.latency_seconds,
-                    "verdict_seconds": time.monotonic() - started}
+    timings = {"model_seconds": call.seconds, "latency_seconds": call.completion.latency_seconds,
+               "verdict_seconds": time.monotonic() - started}
+    return fields, timings, {"turns": [turn_detail(1, evaluation.outcome, evaluation)]}
 
 
 def task_prompt(task: PreparedTask, edit_format: str, context, cache):
@@ -82,7 +81,7 @@ def prompt_fields(prompt, edit_format: str) -> dict:
     and the context policy (records of default runs keep their bytes)."""
     return {"prompt_sha256": prompt.sha256,
             **({"edit_format": edit_format} if edit_format != DEFAULT_EDIT_FORMAT else {}),
-            **({"context": prompt.context} if prompt.context else {})}
+            **({"context": PromptContext.from_json(prompt.context)} if prompt.context else {})}
 
 
 def base_failure_texts(task: PreparedTask, cache=None) -> tuple[str, ...]:
@@ -106,14 +105,14 @@ def response_fields(completion: Completion, store_dir: Path | None) -> dict:
 def evaluation_fields(evaluation: Evaluation) -> dict:
     verdict = evaluation.verdict
     return {
-        "outcome": evaluation.outcome,
+        "outcome": Outcome(evaluation.outcome),
         "resolved": evaluation.resolved,
         "reason": evaluation.reason,
-        "edited_files": list(evaluation.edited_files),
+        "edited_files": tuple(evaluation.edited_files),
         "candidate_digest": evaluation.candidate_digest,
-        "still_failing": list(verdict.still_failing) if verdict else [],
-        "pass_to_pass_broken": list(verdict.pass_to_pass_broken) if verdict else [],
-        "results": [list(r) for r in verdict.results] if verdict else [],
+        "still_failing": tuple(verdict.still_failing) if verdict else (),
+        "pass_to_pass_broken": tuple(verdict.pass_to_pass_broken) if verdict else (),
+        "results": tuple(tuple(r) for r in verdict.results) if verdict else (),
     }
 
 

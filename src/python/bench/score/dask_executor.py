@@ -23,7 +23,7 @@ from bench.cluster.client import (
 )
 from bench.errors import ClusterError
 from bench.score.executor import Deliver, ExecutionStats, Job, UnitDone
-from bench.score.units import Unit, base_record
+from bench.score.units import Unit, failed_record
 
 
 def make_executor(address: str) -> "DaskExecutor":
@@ -103,9 +103,8 @@ def _finished(future, unit: Unit, job: Job) -> UnitDone:
     try:
         return future.result()
     except KilledWorker as exc:
-        record = base_record(unit, {}, job.benchmark)
-        record.update(outcome="infrastructure_error", reason=f"KilledWorker: {exc}"[:500])
-        return UnitDone(unit, record, {"unit": list(unit.key)}, "lost")
+        return UnitDone(unit, failed_record(unit, job.benchmark, f"KilledWorker: {exc}"), {"unit": list(unit.key)},
+                        "lost")
     except BenchError:
         raise  # as from a local thread (a bad model id is a usage error wherever it is found)
     except Exception as exc:  # noqa: BLE001  e.g. a worker that cannot import the harness, a cancelled unit

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
 from bench.errors import UsageError
+from bench.loop.records import UnitRecord
 from bench.score.units import Unit
 
 # scheme -> module defining ``make_executor(address)``
@@ -42,7 +43,7 @@ class Job:
 @dataclass(frozen=True)
 class UnitDone:
     unit: Unit
-    record: dict
+    record: UnitRecord
     timing: dict
     worker: str = "local"
     # Prompt and response texts a remote unit kept by hash, for the client to put in <out>/store.

@@ -101,7 +101,7 @@ def score_unit(plan, unit: Unit) -> dict:
     LocalExecutor(1).run(Job(replace(plan, specs=()), {}, "pants-score"), [unit], finished.append)
     done = finished[0]
     return {"version": UNIT_FILE_VERSION, "unit": unit_name(done.unit), "task_id": done.unit.spec.task_id,
-            "record": done.record}
+            "record": done.record.to_json()}
 
 
 @dataclass(frozen=True)
@@ -114,10 +114,13 @@ class _FinishedUnits:
     name = "pants"
 
     def run(self, job: Job, units: Sequence[Unit], deliver) -> ExecutionStats:
+        from bench.loop.records import UnitRecord
+
         for unit in units:
-            document = self.documents[(unit.spec.task_id, unit_name(unit))]
-            record = {**document["record"], "integrity": {**document["record"].get("integrity", {}), **job.benchmark}}
-            deliver(UnitDone(unit, record, {"unit": list(unit.key)}))
+            key = (unit.spec.task_id, unit_name(unit))
+            record = UnitRecord.from_json(self.documents[key]["record"], "unit {1} of {0}".format(*key))
+            integrity = tuple({**dict(record.integrity), **job.benchmark}.items())
+            deliver(UnitDone(unit, replace(record, integrity=integrity), {"unit": list(unit.key)}))
         return ExecutionStats(self.name, (("pants", len(units)),) if units else ())
 
 

@@ -14,11 +14,13 @@ from pathlib import Path
 from bench.errors import EditError
 
 
-def score_patch(task, patch: str) -> tuple[dict, dict]:
-    """The record fields of ``patch`` applied to a copy of the task's pristine tree, and its timing."""
+def score_patch(task, patch: str) -> tuple[dict, dict, dict]:
+    """The record fields (by name) of ``patch`` applied to a copy of the task's pristine tree, its timing and its
+    detail for `bench view`."""
     from bench.attempt.unified_diff import apply_unified_diff
+    from bench.loop.records import Outcome
     from bench.sandbox.cleanup import scratch_dir
-    from bench.score.attempt import DETAIL, turn_detail
+    from bench.score.attempt import turn_detail
     from bench.score.evaluate import full_feedback, judge, source_snapshot
     from bench.store.canonical import sha256_bytes
 
@@ -32,13 +34,13 @@ def score_patch(task, patch: str) -> tuple[dict, dict]:
                 raise EditError("empty model_patch", reason="no_edits")
             apply_unified_diff(tree, patch, task.spec.source_files)
         except EditError as exc:
-            fields.update(outcome="invalid_edit", resolved=False, reason=str(exc))
-            fields[DETAIL] = {"turns": [turn_detail(1, "invalid_edit", reason=str(exc), diff=patch)]}
+            fields.update(outcome=Outcome.INVALID_EDIT, resolved=False, reason=str(exc))
+            detail = {"turns": [turn_detail(1, "invalid_edit", reason=str(exc), diff=patch)]}
         else:
             verdict = judge(task, tree, source_snapshot(tree, task.spec.source_files), fresh_copy=False)
-            fields.update(outcome=verdict.outcome, resolved=verdict.resolved, reason=verdict.reason,
-                          still_failing=list(verdict.still_failing),
-                          pass_to_pass_broken=list(verdict.pass_to_pass_broken))
+            fields.update(outcome=Outcome(verdict.outcome), resolved=verdict.resolved, reason=verdict.reason,
+                          still_failing=tuple(verdict.still_failing),
+                          pass_to_pass_broken=tuple(verdict.pass_to_pass_broken))
             feedback = "" if verdict.resolved else full_feedback(verdict, verdict.failures)
-            fields[DETAIL] = {"turns": [turn_detail(1, verdict.outcome, reason=feedback, diff=patch)]}
-    return fields, {"verdict_seconds": round(time.monotonic() - started, 3)}
+            detail = {"turns": [turn_detail(1, verdict.outcome, reason=feedback, diff=patch)]}
+    return fields, {"verdict_seconds": round(time.monotonic() - started, 3)}, detail

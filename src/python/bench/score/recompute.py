@@ -1,4 +1,5 @@
-"""Recomputing results from the inputs their hashes name, and checking stored prompt/response hashes."""
+"""Recomputing results from the inputs their hashes name, and checking stored prompt/response hashes. Records
+are ``bench.loop.records.UnitRecord`` as read from a results file."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
+
+from bench.loop.records import UnitRecord
 
 @dataclass(frozen=True)
 class Check:
@@ -39,24 +42,23 @@ def first_difference(a: Any, b: Any, path: str = "") -> str | None:
     return None if a == b else (path or "/")
 
 
-def unit_name(record: dict) -> str:
-    return f"{record['task_id']} {record['model']} {record['condition']} #{record['sample']}"
+def unit_name(record: UnitRecord) -> str:
+    return f"{record.task_id} {record.model} {record.condition} #{record.sample}"
 
 
-def record_hashes(record: dict) -> list[str]:
+def record_hashes(record: UnitRecord) -> list[str]:
     """The prompt and response hashes a record cites (its turns' too)."""
-    shas = [record.get("prompt_sha256", ""), record.get("response_sha256", "")]
-    shas += [t.get("response_sha256", "") for t in record.get("turns", [])]
+    shas = [record.prompt_sha256, record.response_sha256, *(turn.response_sha256 for turn in record.turns or ())]
     return [sha for sha in shas if sha]
 
 
-def keeps_third_party_text(record: dict) -> bool:
+def keeps_third_party_text(record: UnitRecord) -> bool:
     """A real-code task's prompt quotes the library's source (and a reply may echo it): such store files stay
     on the machine that ran the model and are never committed (see :func:`prune_third_party`)."""
-    return record.get("task_kind", "synthetic") != "synthetic"
+    return record.task_kind != "synthetic"
 
 
-def check_stored_hashes(records: Iterable[dict], store: Path) -> list[Check]:
+def check_stored_hashes(records: Iterable[UnitRecord], store: Path) -> list[Check]:
     """Non-deterministic records: every prompt/response hash must match a stored file with that content.
 
     An absent file of a real-code task is ``not-kept`` (it was left out on purpose, not lost); an altered file,
@@ -76,7 +78,7 @@ def check_stored_hashes(records: Iterable[dict], store: Path) -> list[Check]:
     return checks
 
 
-def prune_third_party(records: Iterable[dict], store: Path) -> int:
+def prune_third_party(records: Iterable[UnitRecord], store: Path) -> int:
     """Delete every store file no synthetic record cites: those only real-code tasks cite (they quote the
     library), and those no record cites any more (units scored again leave their earlier files behind, and
     nothing says what those quote)."""
@@ -94,7 +96,7 @@ def _stored_ok(store: Path, sha: str) -> bool:
     return path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == sha
 
 
-def recompute(records: list[dict], root: Path, *, sandbox_name: str, workers: int = 2) -> list[Check]:
+def recompute(records: list[UnitRecord], root: Path, *, sandbox_name: str, workers: int = 2) -> list[Check]:
     """Deterministic records: run the same units again from scratch (no verdict cache) and compare."""
     from bench.score.runner import RunPlan, run
     from bench.score.units import record_key
@@ -102,29 +104,29 @@ def recompute(records: list[dict], root: Path, *, sandbox_name: str, workers: in
 
     specs = {s.task_id: s for s in load_all(discover(root))}
     checks: list[Check] = []
-    groups: dict[tuple, list[dict]] = {}
+    groups: dict[tuple, list[UnitRecord]] = {}
     for record in records:
-        turns = record.get("budget", 0) if record["kind"] != "attempt" else 0
-        groups.setdefault((record["model"], turns), []).append(record)
+        turns = (record.budget or 0) if record.kind != "attempt" else 0
+        groups.setdefault((record.model, turns), []).append(record)
     for (model, turns), group in sorted(groups.items()):
-        missing = sorted({r["task_id"] for r in group} - set(specs))
+        missing = sorted({r.task_id for r in group} - set(specs))
         if missing:
             checks += [Check(unit_name(r), "different", "task no longer exists") for r in group
-                       if r["task_id"] in missing]
-        tasks = tuple(specs[t] for t in sorted({r["task_id"] for r in group}) if t in specs)
-        conditions = tuple(sorted({r["condition"] for r in group if r["kind"] == "loop"})) or ("full",)
+                       if r.task_id in missing]
+        tasks = tuple(specs[t] for t in sorted({r.task_id for r in group}) if t in specs)
+        conditions = tuple(sorted({r.condition for r in group if r.kind == "loop"})) or ("full",)
         with tempfile.TemporaryDirectory(prefix="bench-verify-") as scratch:
             plan = RunPlan(model_id=model, specs=tasks, out_dir=Path(scratch), root=root,
-                           samples=max(r["sample"] for r in group) + 1, turns=turns, conditions=conditions,
-                           resample=any(r["kind"] == "resample" for r in group), workers=workers,
+                           samples=max(r.sample for r in group) + 1, turns=turns, conditions=conditions,
+                           resample=any(r.kind == "resample" for r in group), workers=workers,
                            sandbox_name=sandbox_name, use_cache=False)
             fresh = {record_key(r): r for r in run(plan).records}
         for record in group:
-            again = fresh.get(record_key(record))
+            again = fresh.get(record.key)
             if again is None:
                 checks.append(Check(unit_name(record), "different", "unit not produced again"))
                 continue
-            where = first_difference(_comparable(record), _comparable(again))
+            where = first_difference(_comparable(record.to_json()), _comparable(again))
             checks.append(Check(unit_name(record), "identical" if where is None else "different",
                                 f"first difference at {where}" if where else ""))
     return checks

@@ -17,10 +17,10 @@ from pathlib import Path
 from bench.attempt import DEFAULT_EDIT_FORMAT
 from bench.attempt.prompt import feedback_message
 from bench.loop.convergence import Trajectory, Turn, classify
+from bench.loop.records import Outcome, TurnRecord, final_outcome
 from bench.model.protocol import Message, ModelParams, RequestContext
 from bench.sandbox.cleanup import scratch_dir
-from bench.score.attempt import (DETAIL, call_model, prompt_fields, response_fields, store_text, task_prompt,
-                                 turn_detail)
+from bench.score.attempt import call_model, prompt_fields, response_fields, store_text, task_prompt, turn_detail
 from bench.score.evaluate import evaluate, source_snapshot
 from bench.score.task_env import PreparedTask
 
@@ -42,8 +42,8 @@ class LoopConfig:
 
 
 def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig, *, sample: int,
-             store_dir: Path | None, cache=None) -> tuple[dict, dict]:
-    """Run one trajectory; returns (record fields, timings)."""
+             store_dir: Path | None, cache=None) -> tuple[dict, dict, dict]:
+    """Run one trajectory; returns (record fields by name, timings, detail for `bench view`)."""
     spec = task.spec
     prompt = task_prompt(task, config.edit_format, config.context, cache)
     if store_dir is not None:
@@ -53,7 +53,9 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
     base_files = source_snapshot(task.pristine, spec.source_files)
     messages = list(prompt.messages)
     controller_log: list[Message] = [Message("system", CONTROLLER_SYSTEM)]
-    turns, records, timings = [], [], {"model_seconds": 0.0, "verdict_seconds": 0.0}
+    turns: list[Turn] = []
+    records: list[TurnRecord] = []
+    timings = {"model_seconds": 0.0, "verdict_seconds": 0.0}
     details: list[dict] = []  # each turn's diff and feedback, for bench view (never in the record)
     feedback = ""
     with scratch_dir(prefix="bench-loop-") as scratch:
@@ -66,10 +68,8 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
             call = call_model(model, tuple(messages), params, context)
             timings["model_seconds"] += call.seconds
             if call.completion is None:
-                records.append({"turn": index, "outcome": call.outcome, "resolved": False, "reason": call.error,
-                                "signature": "",
-                                "candidate_digest": "", "compiles": True, "failing": [],
-                                "worker_tokens": 0, "controller_tokens": 0})
+                records.append(TurnRecord(turn=index, outcome=Outcome(call.outcome), resolved=False,
+                                          reason=call.error))
                 turns.append(Turn(index, "", "", False, True))
                 details.append(turn_detail(index, call.outcome, reason=call.error))
                 if call.outcome == "infrastructure_error":
@@ -89,15 +89,16 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
             if not turn.solved and config.controller is not None and index < config.budget:
                 guidance, controller_tokens = _guidance(config, controller_log, call.completion.text, feedback,
                                                         params, spec.task_id, index, sample)
-            records.append({
-                "turn": index, "outcome": evaluation.outcome, "resolved": evaluation.resolved,
-                "reason": evaluation.reason,
-                "signature": evaluation.signature, "candidate_digest": evaluation.candidate_digest,
-                "compiles": evaluation.compiles, "failing": list(evaluation.failing),
-                "response_sha256": response["response_sha256"], "edited_files": list(evaluation.edited_files),
-                "worker_tokens": response["usage"]["prompt_tokens"] + response["usage"]["completion_tokens"],
-                "controller_tokens": controller_tokens, "guidance": guidance,
-            })
+            usage = response["usage"]
+            records.append(TurnRecord(
+                turn=index, outcome=Outcome(evaluation.outcome), resolved=evaluation.resolved,
+                reason=evaluation.reason, signature=evaluation.signature,
+                candidate_digest=evaluation.candidate_digest, compiles=evaluation.compiles,
+                failing=tuple(evaluation.failing), response_sha256=response["response_sha256"],
+                edited_files=tuple(evaluation.edited_files),
+                worker_tokens=usage.prompt_tokens + usage.completion_tokens,
+                controller_tokens=controller_tokens, guidance=guidance,
+            ))
             if turn.solved:
                 break
             messages.append(Message("assistant", call.completion.text))
@@ -105,22 +106,13 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
             messages.append(feedback_message(text, current_files=source_snapshot(tree, spec.source_files),
                                              edit_format=config.edit_format, shown=prompt.shown, tree=tree))
     classification = classify(Trajectory(spec.task_id, config.condition, tuple(turns), config.budget))
+    first = classification.first_solved_turn
     fields = {
-        **prompt_fields(prompt, config.edit_format), "budget": config.budget, "turns": records,
-        "class": classification.outcome.value, "class_reason": classification.reason,
-        "first_solved_turn": classification.first_solved_turn,
-        "outcome": "solved" if classification.first_solved_turn else _final_outcome(records),
-        "resolved": classification.first_solved_turn is not None,
-        DETAIL: {"turns": details},
+        **prompt_fields(prompt, config.edit_format), "budget": config.budget, "turns": tuple(records),
+        "convergence_class": classification.outcome, "class_reason": classification.reason,
+        "first_solved_turn": first, "outcome": final_outcome("loop", records, first), "resolved": first is not None,
     }
-    return fields, timings
-
-
-def _final_outcome(records: list[dict]) -> str:
-    outcomes = [r["outcome"] for r in records]
-    if "infrastructure_error" in outcomes:
-        return "infrastructure_error"
-    return outcomes[-1] if outcomes else "model_miss"
+    return fields, timings, {"turns": details}
 
 
 def _guidance(config: LoopConfig, log: list[Message], reply: str, feedback: str, params, task_id, index, sample):

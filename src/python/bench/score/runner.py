@@ -17,8 +17,9 @@ from pathlib import Path
 from bench.attempt import DEFAULT_EDIT_FORMAT
 from bench.attempt.context import ContextSettings
 from bench.errors import BenchError
+from bench.loop.records import UnitRecord
 from bench.model.protocol import ModelParams
-from bench.score.units import Unit, base_record, record_key
+from bench.score.units import Unit, failed_record, record_key, unit_record
 from bench.store.canonical import canonical_json, sha256_of
 from bench.store.records import RecordWriter, read_records
 
@@ -52,7 +53,7 @@ class RunPlan:
 @dataclass(frozen=True)
 class RunResult:
     results_path: Path
-    records: tuple[dict, ...]
+    records: tuple[dict, ...]  # as results.jsonl holds them (bench.loop.records.UnitRecord.to_json)
     ran: int
     skipped: int
     execution: object = None  # bench.score.executor.ExecutionStats
@@ -124,7 +125,7 @@ def _run(plan: RunPlan, on_done, executor, units) -> RunResult:
             _keep_store_files(store, finished.store_files)
             if finished.detail is not None:
                 write_detail(plan.out_dir, finished.unit, finished.detail)
-            writer.append(finished.record)
+            writer.append(finished.record.to_json())
             timings.append(finished.timing)
             if on_done is not None:
                 on_done(finished.record)
@@ -233,27 +234,21 @@ class _UnitContext:
         self.text_store = None if declares_deterministic(plan.model_id) else store_dir
         self._lock = threading.Lock()
 
-    def run_unit(self, unit: Unit) -> tuple[dict, dict, dict | None]:
+    def run_unit(self, unit: Unit) -> tuple[UnitRecord, dict, dict | None]:
         """The unit's record, its timings and its detail for `bench view` (never part of the record)."""
         started = time.monotonic()
         detail = None
         store = self.text_store
         try:
             task = self.pool.get(unit.spec)
-            record = base_record(unit, task.integrity, self.benchmark)
-            fields, timing = self._dispatch(unit, task, store)
-            from bench.score.attempt import DETAIL
-
-            detail = fields.pop(DETAIL, None)
-            record.update(fields)
+            fields, timing, detail = self._dispatch(unit, task, store)
+            record = unit_record(unit, task.integrity, self.benchmark, fields)
         except BenchError as exc:
-            record = base_record(unit, {}, self.benchmark)
-            record.update(outcome="infrastructure_error", reason=f"{type(exc).__name__}: {exc}"[:500])
-            timing = {}
+            record, timing, detail = failed_record(unit, self.benchmark, f"{type(exc).__name__}: {exc}"), {}, None
         timing = {"unit": list(unit.key), "wall_seconds": round(time.monotonic() - started, 3), **timing}
         return record, timing, detail
 
-    def _dispatch(self, unit: Unit, task, store) -> tuple[dict, dict]:
+    def _dispatch(self, unit: Unit, task, store) -> tuple[dict, dict, dict]:
         from bench.score.repair_loop import LoopConfig, run_loop
         from bench.score.attempt import single_attempt
         from bench.score.resample import resample

@@ -1,10 +1,12 @@
-"""What one scored unit is, and the parts of its record that every unit kind shares."""
+"""What one scored unit is, and the parts of its record (``bench.loop.records.UnitRecord``) that every unit kind
+shares."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from bench import __version__
+from bench.loop.records import Outcome, UnitRecord, Usage
 from bench.model.protocol import Completion
 from bench.spec.model import TaskSpec
 from bench.store.canonical import sha256_bytes
@@ -28,30 +30,27 @@ class Unit:
 
 
 def record_key(record: dict) -> tuple[str, str, str, int]:
+    """:attr:`UnitRecord.key` of a record as read from a JSONL file."""
     return (record["task_id"], record["model"], record["condition"], record["sample"])
 
 
-def base_record(unit: Unit, integrity: dict, benchmark: dict) -> dict:
+def unit_record(unit: Unit, integrity: dict, benchmark: dict, fields: dict) -> UnitRecord:
+    """The unit's record: what every kind shares, then ``fields`` (record fields by name) its kind produced."""
     spec = unit.spec
-    return {
-        "kind": unit.kind,
-        "task_id": spec.task_id,
-        "task_kind": spec.kind,
-        "library": spec.library,
-        "difficulty": spec.difficulty,
-        "model": unit.model_id,
-        "condition": unit.condition,
-        "sample": unit.sample,
-        "runner_version": RUNNER_VERSION,
-        "integrity": {**integrity, **benchmark},
-    }
+    return UnitRecord(kind=unit.kind, task_id=spec.task_id, task_kind=spec.kind, library=spec.library,
+                      difficulty=spec.difficulty, model=unit.model_id, condition=unit.condition, sample=unit.sample,
+                      runner_version=RUNNER_VERSION, integrity=tuple({**integrity, **benchmark}.items()), **fields)
 
 
-def usage_of(completion: Completion | None) -> dict:
+def failed_record(unit: Unit, benchmark: dict, reason: str) -> UnitRecord:
+    """The record of a unit that failed before it was scored (its task could not be prepared, its worker died)."""
+    return unit_record(unit, {}, benchmark, {"outcome": Outcome.INFRASTRUCTURE_ERROR, "reason": reason[:500]})
+
+
+def usage_of(completion: Completion | None) -> Usage:
     if completion is None:
-        return {"prompt_tokens": 0, "completion_tokens": 0, "reasoning_tokens": 0}
-    return {"prompt_tokens": completion.prompt_tokens, "completion_tokens": completion.completion_tokens,
-            "reasoning_tokens": completion.reasoning_tokens}
+        return Usage(0, 0, 0)
+    return Usage(completion.prompt_tokens, completion.completion_tokens, completion.reasoning_tokens)
 
 
 def response_sha(completion: Completion | None) -> str:

@@ -5,31 +5,18 @@ model_miss   the edit applied but a target still fails, or the edit broke collec
              left no usable report (none, malformed, oversized: the code under test wrote it)
 tampered     the edit was caught trying to influence the verdict (the static edit scan before the run, or the
              audit guard or a canary test during it); never solved, always in the denominator
-invalid_edit / model_timeout / infrastructure_error are decided before tests run (see bench.score).
+invalid_edit / model_timeout / infrastructure_error are decided before tests run (see bench.score). The outcomes
+are ``bench.loop.records.Outcome``, defined with the record that holds them.
 
 ``resolved`` (the headline, as SWE-bench defines it) is solved *and* no pass_to_pass test broken.
 """
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 from bench.spec.model import TaskSpec
 from bench.verdict.run_tests import PYTEST_OK, PYTEST_TESTS_FAILED, TestRun
-
-class Outcome(str, enum.Enum):
-    """How a unit ended (docs/ARCHITECTURE.md §2); records hold the value."""
-
-    SOLVED = "solved"
-    MODEL_MISS = "model_miss"
-    TAMPERED = "tampered"
-    INVALID_EDIT = "invalid_edit"
-    MODEL_TIMEOUT = "model_timeout"
-    INFRASTRUCTURE_ERROR = "infrastructure_error"
-
-
-OUTCOMES = tuple(outcome.value for outcome in Outcome)  # in the order tables show them
 
 
 @dataclass(frozen=True)
