@@ -1,8 +1,10 @@
-"""Single-site program mutations found through Python's AST, applied as byte-span replacements.
+"""The repairer's candidates: every distinct single-site mutant of a program, as byte-span replacements.
 
-Each :class:`Mutation` replaces one contiguous byte span of the original file with new text, so formatting,
-comments and every other byte stay as they were. Line numbers never shift: no operator inserts or removes a
-newline. The operator set is the classic one of mutation testing and of search-based repair:
+A policy over the operator library (:mod:`bench.operators`): where the mutation-task engine injects a bug,
+these candidates try to undo one, so each operator table is taken with its inverses (see the package's table
+of families). Each :class:`Mutation` replaces one contiguous byte span of the original file with new text, so
+formatting, comments and every other byte stay as they were. Line numbers never shift: no operator inserts or
+removes a newline.
 
 ================  ==================================================================================
 operator          what it does
@@ -19,53 +21,62 @@ operator          what it does
 ``swap-args``     two positional arguments of one call, of the same AST node kind, exchanged
 ================  ==================================================================================
 
-Mutants that reproduce the original text or an earlier mutant's text are dropped. The operators keep the
-syntax valid by construction; :func:`parses` checks a mutant when it is about to be used, because parsing
-every mutant of a large module up front costs seconds.
+Operator tokens are found by the library's looser search (:func:`bench.operators.tokens.searched_span`), and
+each site is spelled one way: recorded attempts name candidates by :attr:`Mutation.key`, so the candidates
+stay exactly what they were. Mutants that reproduce the original text or an earlier mutant's text are
+dropped. The operators keep the syntax valid by construction; :func:`parses` checks a mutant when it is about
+to be used, because parsing every mutant of a large module up front costs seconds.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
-import re
 from dataclasses import dataclass
 from typing import Iterator
 
-_CMP_SWAPS: dict[type, tuple[str, str, str]] = {
-    # AST op type -> (regex finding the operator token in the gap, its replacement, display of the original)
-    ast.Lt: (r"<(?!=)", "<=", "<"),
-    ast.LtE: (r"<=", "<", "<="),
-    ast.Gt: (r">(?!=)", ">=", ">"),
-    ast.GtE: (r">=", ">", ">="),
-    ast.Eq: (r"==", "!=", "=="),
-    ast.NotEq: (r"!=", "==", "!="),
-    ast.IsNot: (r"\bis\s+not\b", "is", "is not"),
-    ast.Is: (r"\bis\b", "is not", "is"),
-    ast.NotIn: (r"\bnot\s+in\b", "in", "not in"),
-    ast.In: (r"\bin\b", "not in", "in"),
-}
+from bench.operators import sites as families
+from bench.operators.rewrites import (
+    constant_sites,
+    decimal_literal,
+    drop_not_sites,
+    negation_sites,
+    off_by_one_sites,
+    parenthesised_operand,
+    return_name_sites,
+    returns_nothing,
+    swap_argument_sites,
+)
+from bench.operators.sites import Edit, Site, arithmetic_sites, comparison_sites, keyword_spans, replace_spans
+from bench.operators.tables import (
+    ARITHMETIC_SWAPS,
+    BOOLEAN_SWAPS,
+    CLASSIC_ARITHMETIC,
+    COMPARISON_SWAPS,
+    with_inverses,
+)
+from bench.operators.tokens import TOKENS, searched_span
+from bench.operators.view import SourceView
 
-_ARITH_SWAPS: dict[type, tuple[str, tuple[str, ...]]] = {
-    # AST op type -> (regex finding the operator token in the gap, replacements). Besides the classic swaps
-    # this holds the inverse of every arithmetic change the mutation-task engine injects (bench.mutate), so
-    # the repairer can undo any of them.
-    ast.Add: (r"\+", ("-",)),
-    ast.Sub: (r"-", ("+",)),
-    ast.Mult: (r"(?<!\*)\*(?!\*)", ("//", "/", "**")),
-    ast.FloorDiv: (r"//", ("*", "/", "%")),
-    ast.Div: (r"(?<!/)/(?!/)", ("//", "*")),
-    ast.Mod: (r"%", ("//",)),
-    ast.Pow: (r"\*\*", ("*",)),
-    ast.LShift: (r"<<", (">>",)),
-    ast.RShift: (r">>", ("<<",)),
-    ast.BitAnd: (r"&", ("|", "^")),
-    ast.BitOr: (r"\|", ("&",)),
-    ast.BitXor: (r"\^", ("&",)),
+# library family -> the operator name candidates carry (part of Mutation.key)
+_NAMES = {
+    families.COMPARISON: "cmp",
+    families.ARITHMETIC: "arith",
+    families.CONSTANT: "const",
+    families.BOUND: "bound",
+    families.NEGATE: "negate",
+    families.BOOLEAN: "boolop",
+    families.DROP_NOT: "drop-not",
+    families.RETURN_NAME: "return",
+    families.SWAP_ARGUMENTS: "swap-args",
 }
-
+CANDIDATE_COMPARISONS = with_inverses(COMPARISON_SWAPS)
+# Every arithmetic change the engine injects, the way back from each, and the classic `*` <-> `//`.
+CANDIDATE_ARITHMETIC = with_inverses(ARITHMETIC_SWAPS, CLASSIC_ARITHMETIC)
 _SIMPLE_EXPRESSIONS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant)
 _MAX_RETURN_NAMES = 4
+_search_keyword = functools.partial(searched_span, before_comment=False)
 
 
 @dataclass(frozen=True)
@@ -127,44 +138,26 @@ def parses(text: str) -> bool:
 
 
 class _Finder(ast.NodeVisitor):
+    """Collects every candidate of a module, each named with its innermost enclosing function."""
+
     def __init__(self, path: str, source: str) -> None:
         self.path = path
-        self.data = source.encode("utf-8")
-        self.line_starts = _line_starts(self.data)
+        self.view = SourceView.of(source.encode("utf-8"))
         self.found: list[Mutation] = []
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
 
-    # --- positions -------------------------------------------------------------------------------------
-    def _start(self, node: ast.AST) -> int:
-        return self.line_starts[node.lineno - 1] + node.col_offset
-
-    def _end(self, node: ast.AST) -> int:
-        return self.line_starts[node.end_lineno - 1] + node.end_col_offset
-
-    def _text(self, start: int, end: int) -> str:
-        return self.data[start:end].decode("utf-8")
-
-    def _lineno(self, offset: int) -> int:
-        return self.data.count(b"\n", 0, offset) + 1
-
-    def _add(self, operator: str, start: int, end: int, replacement: str) -> None:
-        function = self.functions[-1].name if self.functions else ""
-        original = self._text(start, end)
+    def _add(self, operator: str, edit: Edit) -> None:
+        start, end, replacement = edit
+        original = self.view.text(start, end)
         if original == replacement:
             return
-        self.found.append(
-            Mutation(self.path, operator, start, end, original, replacement, self._lineno(start), function)
-        )
+        function = self.functions[-1].name if self.functions else ""
+        lineno = self.view.lineno(start)
+        self.found.append(Mutation(self.path, operator, start, end, original, replacement, lineno, function))
 
-    def _add_in_gap(self, operator: str, gap_start: int, gap_end: int, pattern: str, replacement: str) -> None:
-        """Replace the operator token found by ``pattern`` between two operands (ignoring a trailing comment)."""
-        gap = self._text(gap_start, gap_end)
-        match = re.search(pattern, gap.split("#", 1)[0])
-        if match is None:
-            return
-        token_start = gap_start + len(gap[: match.start()].encode("utf-8"))
-        token_end = gap_start + len(gap[: match.end()].encode("utf-8"))
-        self._add(operator, token_start, token_end, replacement)
+    def _add_sites(self, sites: Iterator[Site]) -> None:
+        for site in sites:
+            self._add(_NAMES[site.operator], site.edits[0])
 
     # --- scopes ----------------------------------------------------------------------------------------
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
@@ -176,36 +169,17 @@ class _Finder(ast.NodeVisitor):
 
     # --- operators -------------------------------------------------------------------------------------
     def visit_Compare(self, node: ast.Compare) -> None:
-        operands = [node.left, *node.comparators]
-        for op, left, right in zip(node.ops, operands, operands[1:]):
-            pattern, replacement, _ = _CMP_SWAPS[type(op)]
-            self._add_in_gap("cmp", self._end(left), self._start(right), pattern, replacement)
+        self._add_sites(comparison_sites(node, self.view, CANDIDATE_COMPARISONS, searched_span))
         self.generic_visit(node)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
-        swap = _ARITH_SWAPS.get(type(node.op))
-        if swap is not None:
-            pattern, replacements = swap
-            for replacement in replacements:
-                self._add_in_gap("arith", self._end(node.left), self._start(node.right), pattern, replacement)
+        self._add_sites(arithmetic_sites(node, self.view, CANDIDATE_ARITHMETIC, searched_span))
         self.generic_visit(node)
 
-    def visit_AugAssign(self, node: ast.AugAssign) -> None:
-        swap = _ARITH_SWAPS.get(type(node.op))
-        if swap is not None:
-            pattern, replacements = swap
-            for replacement in replacements:
-                self._add_in_gap(
-                    "arith", self._end(node.target), self._start(node.value), pattern + "=", replacement + "="
-                )
-        self.generic_visit(node)
+    visit_AugAssign = visit_BinOp  # type: ignore[assignment]
 
     def visit_Constant(self, node: ast.Constant) -> None:
-        value = node.value
-        if isinstance(value, int) and not isinstance(value, bool):
-            start, end = self._start(node), self._end(node)
-            self._add("const", start, end, str(value + 1))
-            self._add("const", start, end, str(value - 1))
+        self._add_sites(constant_sites(node, self.view, decimal_literal))
 
     def visit_Slice(self, node: ast.Slice) -> None:
         for bound in (node.lower, node.upper):
@@ -221,79 +195,46 @@ class _Finder(ast.NodeVisitor):
         if isinstance(node.func, ast.Name) and node.func.id == "range":
             for argument in node.args:
                 self._off_by_one(argument)
-        self._swap_arguments(node)
+        self._add_sites(swap_argument_sites(node, self.view))
         self.generic_visit(node)
 
     def _off_by_one(self, expression: ast.expr | None) -> None:
         # Integer constants are already covered by the ``const`` operator.
         if expression is None or isinstance(expression, (ast.Constant, ast.Starred)):
             return
-        start, end = self._start(expression), self._end(expression)
-        text = self._text(start, end)
-        if "\n" in text:
-            return
-        inner = text if isinstance(expression, _SIMPLE_EXPRESSIONS) else f"({text})"
-        self._add("bound", start, end, f"{inner} + 1")
-        self._add("bound", start, end, f"{inner} - 1")
-
-    def _swap_arguments(self, node: ast.Call) -> None:
-        arguments = node.args
-        if any(isinstance(argument, ast.Starred) for argument in arguments):
-            return
-        for i, first in enumerate(arguments):
-            for second in arguments[i + 1 :]:
-                if type(first) is not type(second):
-                    continue
-                start, end = self._start(first), self._end(second)
-                first_end, second_start = self._end(first), self._start(second)
-                swapped = (
-                    self._text(second_start, end)
-                    + self._text(first_end, second_start)
-                    + self._text(start, first_end)
-                )
-                self._add("swap-args", start, end, swapped)
+        for site in off_by_one_sites(expression, self.view):
+            if "\n" in self.view.text(site.start, site.end):
+                return
+            # one spelling: parentheses around anything but a simple expression
+            self._add(_NAMES[site.operator], site.edits[0 if isinstance(expression, _SIMPLE_EXPRESSIONS) else 1])
 
     def visit_If(self, node: ast.If) -> None:
-        self._negate(node.test)
+        test = node.test
+        if not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):  # ``drop-not`` covers it
+            for site in negation_sites(test, self.view):
+                self._add(_NAMES[site.operator], site.edits[-1])  # always ``not (c)``
         self.generic_visit(node)
 
     visit_While = visit_If  # type: ignore[assignment]
     visit_IfExp = visit_If  # type: ignore[assignment]
 
-    def _negate(self, test: ast.expr) -> None:
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            return  # ``drop-not`` covers it
-        start, end = self._start(test), self._end(test)
-        self._add("negate", start, end, f"not ({self._text(start, end)})")
-
     def visit_BoolOp(self, node: ast.BoolOp) -> None:
-        old, new = ("and", "or") if isinstance(node.op, ast.And) else ("or", "and")
-        start, end = self._start(node.values[0]), self._end(node.values[-1])
-        pieces = [self._text(start, self._end(node.values[0]))]
-        for left, right in zip(node.values, node.values[1:]):
-            gap = self._text(self._end(left), self._start(right))
-            pieces.append(re.sub(rf"\b{old}\b", new, gap, count=1))
-            pieces.append(self._text(self._start(right), self._end(right)))
-        self._add("boolop", start, end, "".join(pieces))
+        # Over the values' span, every keyword found (comments included in the search) swapped at once.
+        spans = [span for span in keyword_spans(node, self.view, _search_keyword) if span is not None]
+        start, end = self.view.start(node.values[0]), self.view.end(node.values[-1])
+        swapped = replace_spans(self.view, start, end, spans, TOKENS[BOOLEAN_SWAPS[type(node.op)]].text)
+        self._add(_NAMES[families.BOOLEAN], (start, end, swapped))
         self.generic_visit(node)
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> None:
         if isinstance(node.op, ast.Not):
-            start, end = self._start(node), self._end(node)
-            operand_start, operand_end = self._start(node.operand), self._end(node.operand)
-            operand = self._text(operand_start, operand_end)
-            parenthesised = "(" in self._text(start, operand_start)
-            self._add("drop-not", start, end, f"({operand})" if parenthesised else operand)
+            self._add_sites(drop_not_sites(node, self.view, parenthesised_operand))
         self.generic_visit(node)
 
     def visit_Return(self, node: ast.Return) -> None:
-        returns_nothing = node.value is None or (
-            isinstance(node.value, ast.Constant) and node.value.value is None
-        )
-        if returns_nothing and self.functions:
-            start, end = self._start(node), self._end(node)
-            for name in _names_of(self.functions[-1])[:_MAX_RETURN_NAMES]:
-                self._add("return", start, end, f"return {name}")
+        if self.functions and returns_nothing(node):
+            names = _names_of(self.functions[-1])[:_MAX_RETURN_NAMES]
+            self._add_sites(return_name_sites(node, self.view, names))
         self.generic_visit(node)
 
 
@@ -328,11 +269,3 @@ def _walk_own_body(function: ast.AST) -> Iterator[ast.AST]:
         stack.extend(ast.iter_child_nodes(node))
     ordered.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
     return iter(ordered)
-
-
-def _line_starts(data: bytes) -> list[int]:
-    starts = [0]
-    for index, byte in enumerate(data):
-        if byte == 0x0A:
-            starts.append(index + 1)
-    return starts
