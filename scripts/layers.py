@@ -26,7 +26,7 @@ TOP = "bench"
 # bench package's own modules (errors, variables, progress). A new package must be given a layer here.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("(top)",),
-    ("store",),
+    ("store", "operators"),
     ("spec", "loop", "model", "sandbox"),
     ("environment", "source", "verdict"),
     ("attempt", "mutate", "cluster"),

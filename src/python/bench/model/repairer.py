@@ -1,7 +1,7 @@
 """``repairer/<strategy>``: a deterministic, search-based, non-LLM program repairer.
 
 Each turn it proposes exactly one candidate program: the *base* program (the editable files as they were at
-turn 1) with one single-site mutation from :mod:`bench.model.ast_mutations` applied. It emits the
+turn 1) with one single-site mutation from :mod:`bench.model.repair_candidates` applied. It emits the
 SEARCH/REPLACE edit that turns the *current* workspace into that candidate, which also reverts the previous
 turn's try. It never proposes the same candidate twice in one trajectory.
 
@@ -33,7 +33,7 @@ import threading
 from dataclasses import dataclass
 
 from bench.errors import UsageError
-from bench.model.ast_mutations import Mutation, apply_mutation, enumerate_mutations, parses
+from bench.model.repair_candidates import Mutation, apply_mutation, enumerate_mutations, parses
 from bench.model.protocol import Completion, Message, ModelParams, RequestContext
 from bench.model.registry import register
 

@@ -16,7 +16,7 @@ from bench.errors import UsageError
 from bench.model.protocol import Message, ModelParams, RequestContext
 from bench.model.registry import get_model
 from bench.model.repairer import Repairer, localise, rank, render_search_replace
-from bench.model.ast_mutations import enumerate_mutations
+from bench.model.repair_candidates import enumerate_mutations
 
 # A window sum that reads the window shifted by one: an off-by-one in an index.
 BUGGY = '''\

@@ -1,27 +1,28 @@
 """The mutation engine: seeded, deterministic single-site mutants of a released library's source tree.
 
-:func:`mutate` proposes at most one mutant per function. For each function the operators (``operators.py``)
-list the possible sites; a seeded hash (sha256, never Python's ``hash()``) orders them and the first whose
-edit re-parses to exactly the intended AST change is kept. With ``limit`` the functions themselves are visited
-in seeded order until enough mutants exist. The result is sorted by (file, byte offset) and numbered.
+:func:`mutate` proposes at most one mutant per function. For each function the operators (``operators.py``,
+a policy over :mod:`bench.operators`) list the possible sites; a seeded hash (sha256, never Python's
+``hash()``) orders them and the first whose edit re-parses to exactly the intended AST change is kept. With
+``limit`` the functions themselves are visited in seeded order until enough mutants exist. The result is sorted
+by (file, byte offset) and numbered.
 
 Edits are byte-span replacements of the original file: formatting and comments outside the span stay as they
-were. :func:`apply_mutation` and :func:`revert` write one site into a tree after checking the bytes at its span
-(against the sha256 the site names: the text itself stays out of task specs).
+were. ``apply_mutation`` and ``revert`` (:mod:`bench.source.mutation_site`) write one site into a tree after
+checking the bytes at its span (against the sha256 the site names: the text itself stays out of task specs).
 """
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from bench.mutate import files as file_selection
 from bench.mutate._stringy import stringy_names
-from bench.mutate.operators import OPERATORS, Edit, RawSite, sites_of
+from bench.mutate.operators import OPERATORS, sites_of
 from bench.mutate.scope import FunctionScope, function_scopes
 from bench.mutate.exact_edit import ParsedModule, load_module, verified_edit
+from bench.operators.sites import Edit, Site
 from bench.source.mutation_site import text_sha256
 from bench.spec.model import MutationSite
 
@@ -48,7 +49,7 @@ class MutationCandidate:
 class _FunctionSites:
     module: ParsedModule
     scope: FunctionScope
-    sites: tuple[RawSite, ...]
+    sites: tuple[Site, ...]
 
 
 def _function_sites(module: ParsedModule, operators: tuple[str, ...]) -> list[_FunctionSites]:
@@ -99,11 +100,11 @@ def _hunk_range(start: int, count: int) -> str:
     return str(start) if count == 1 else f"{start},{count}"
 
 
-def _candidate(function: _FunctionSites, site: RawSite, edit: Edit, seed: int) -> MutationCandidate:
+def _candidate(function: _FunctionSites, site: Site, edit: Edit, seed: int) -> MutationCandidate:
     module = function.module
     start, end, text = edit
     line_starts = module.view.line_starts
-    line = bisect.bisect_right(line_starts, start)
+    line = module.view.lineno(start)
     data = module.view.data
     mutant_site = MutationSite(
         file=module.path,
@@ -170,6 +171,3 @@ def mutate(
 
 def _with_index(site: MutationSite, index: int) -> MutationSite:
     return MutationSite(**{**asdict(site), "index": index})
-
-
-# --- applying one site to a tree -----------------------------------------------------------------------------

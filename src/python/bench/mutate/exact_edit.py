@@ -15,7 +15,8 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.mutate.operators import Edit, RawSite, SourceView
+from bench.operators.sites import Edit, Site
+from bench.operators.view import SourceView
 
 _log = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ def _top_level_index(module: ParsedModule, node: ast.AST) -> int:
         node = parent
 
 
-def _expected_dump(module: ParsedModule, site: RawSite, statement: int) -> str:
+def _expected_dump(module: ParsedModule, site: Site, statement: int) -> str:
     """The dump of top-level ``statement`` with the intended node swapped in (the tree is restored after)."""
     parent, field, index = module.parents[id(site.target)]
     replacement = site.build(copy.deepcopy(site.target))
@@ -132,7 +133,7 @@ def _parses_to(mutated: bytes, span: tuple[int, int], statement: int, alone: boo
     return found if found_span == span else None
 
 
-def verified_edit(module: ParsedModule, site: RawSite) -> Edit | None:
+def verified_edit(module: ParsedModule, site: Site) -> Edit | None:
     """The first spelling of ``site`` whose mutant parses to exactly the intended change, if any."""
     data = module.view.data
     statement = _top_level_index(module, site.target)

@@ -13,7 +13,7 @@ import hashlib
 import itertools
 from typing import Iterator
 
-from bench.model.ast_mutations import apply_mutation, enumerate_mutations, parses
+from bench.model.repair_candidates import apply_mutation, enumerate_mutations, parses
 from bench.study._scripted_host import Files, SyntheticTask
 
 MAX_HUNK_SUBSETS = 30

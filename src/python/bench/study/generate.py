@@ -5,7 +5,7 @@ Run ``python -m bench.study.generate`` from the checkout (it takes no arguments)
 1. its regime comes from :func:`bench.model.scripted.regime_of` (a hash of the task id, never chosen);
 2. failing candidate programs are drawn, in a fixed order, from a pool: partial fixes (the initial program
    with a proper subset of the initial→reference diff hunks), then single-site mutants of the reference,
-   then of the initial program (:mod:`bench.model.ast_mutations`), the mutants in an order seeded by the
+   then of the initial program (:mod:`bench.model.repair_candidates`), the mutants in an order seeded by the
    task id. Each is run against the hidden tests on the host. A candidate qualifies if it compiles and
    still fails a fail_to_pass test (otherwise the harness would score it solved);
 3. the regime's trajectory is assembled (see ``tasks/synthetic/_scripted/README.md``) and rendered as

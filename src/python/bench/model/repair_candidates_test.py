@@ -2,7 +2,14 @@ from __future__ import annotations
 
 import ast
 
-from bench.model.ast_mutations import apply_mutation, enumerate_mutations
+from bench.model.repair_candidates import (
+    CANDIDATE_ARITHMETIC,
+    CANDIDATE_COMPARISONS,
+    apply_mutation,
+    enumerate_mutations,
+)
+from bench.operators.tables import ARITHMETIC_SWAPS, COMPARISON_SWAPS
+from bench.operators.tokens import TOKENS
 
 SOURCE = '''\
 def clamp(x, lo, hi):
@@ -38,11 +45,33 @@ def test_arithmetic_swaps_cover_augmented_assignment_and_floor_division():
     ]
 
 
+def test_the_derived_tables_are_the_inverse_and_classic_set():
+    # The arithmetic table the candidates were enumerated with before it was derived from the engine's.
+    tokens = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Div: "/", ast.Mod: "%",
+              ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
+    replaced = {ast.Add: {"-"}, ast.Sub: {"+"}, ast.Mult: {"//", "/", "**"}, ast.FloorDiv: {"*", "/", "%"},
+                ast.Div: {"//", "*"}, ast.Mod: {"//"}, ast.Pow: {"*"}, ast.LShift: {">>"}, ast.RShift: {"<<"},
+                ast.BitAnd: {"|", "^"}, ast.BitOr: {"&"}, ast.BitXor: {"&"}}
+    assert {op: {tokens[new] for new in news} for op, news in CANDIDATE_ARITHMETIC.items()} == replaced
+    assert all(len(news) == len(set(news)) for news in CANDIDATE_ARITHMETIC.values())
+    assert CANDIDATE_COMPARISONS == {
+        ast.Lt: (ast.LtE,), ast.LtE: (ast.Lt,), ast.Gt: (ast.GtE,), ast.GtE: (ast.Gt,), ast.Eq: (ast.NotEq,),
+        ast.NotEq: (ast.Eq,), ast.Is: (ast.IsNot,), ast.IsNot: (ast.Is,), ast.In: (ast.NotIn,), ast.NotIn: (ast.In,)
+    }
+
+
 def test_every_arithmetic_change_of_the_mutation_engine_can_be_undone():
     # (injected by bench.mutate, the token the repairer must put back)
     injected = [("-", "+"), ("+", "-"), ("/", "*"), ("*", "/"), ("/", "//"), ("//", "%"), ("*", "**"),
                 (">>", "<<"), ("<<", ">>"), ("|", "&"), ("&", "|"), ("&", "^")]
     for bug, fix in injected:
+        source = f"def f(a, b):\n    return a {bug} b\n"
+        assert (bug, fix) in {(m.original, m.replacement) for m in enumerate_mutations("m.py", source)}
+
+
+def test_every_swap_the_engine_injects_has_its_way_back_among_the_candidates():
+    for op, new in {**ARITHMETIC_SWAPS, **COMPARISON_SWAPS}.items():
+        bug, fix = TOKENS[new].text, TOKENS[op].text
         source = f"def f(a, b):\n    return a {bug} b\n"
         assert (bug, fix) in {(m.original, m.replacement) for m in enumerate_mutations("m.py", source)}
 
