@@ -169,5 +169,30 @@ def mutate(
     )
 
 
+def near_misses(tree: Path, path: str, lines: set[int]) -> tuple[MutationCandidate, ...]:
+    """Every verified mutant (all operators, every site, in source order) of the functions of ``path`` under
+    ``tree`` that most closely enclose one of ``lines``: the near misses of a change to those lines
+    (bench.gate.adequacy). Lines outside every function enclose nothing."""
+    module = load_module(Path(tree), path)
+    if module is None:
+        return ()
+    scopes = function_scopes(module.tree)
+    chosen = {id(innermost.node) for line in lines if (innermost := _innermost(scopes, line)) is not None}
+    found = []
+    for function in _function_sites(module, OPERATORS):
+        if id(function.scope.node) not in chosen:
+            continue
+        for site in function.sites:
+            edit = verified_edit(module, site)
+            if edit is not None:
+                found.append(_candidate(function, site, edit, seed=0))
+    return tuple(found)
+
+
+def _innermost(scopes: tuple[FunctionScope, ...], line: int) -> FunctionScope | None:
+    holding = [scope for scope in scopes if scope.node.lineno <= line <= scope.node.end_lineno]
+    return max(holding, key=lambda scope: scope.node.lineno, default=None)
+
+
 def _with_index(site: MutationSite, index: int) -> MutationSite:
     return MutationSite(**{**asdict(site), "index": index})
