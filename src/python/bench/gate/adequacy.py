@@ -7,6 +7,10 @@ bug, is left out). Each near miss runs the task's test files once in the sandbox
 environment; it is **killed** when a fail_to_pass or pass_to_pass test does not pass (or the run times out or
 reports nothing), and **survives** when every one passes: a wrong fix the tests would take for right.
 
+The fixed tree runs once first: every target must pass there (else nothing is measured, and the note says
+why), and a near miss gets the mutation gate's time limit, ``TIMEOUT_FACTOR`` × that run's wall time (at least
+``TIMEOUT_FLOOR_SECONDS``): one that loops costs seconds and counts as killed.
+
 The result names survivors by file, operator and span — never code — and is cached under the certificate's
 inputs, the engine's version and this module's (:data:`ADEQUACY_VERSION`).
 """
@@ -16,10 +20,10 @@ from __future__ import annotations
 import difflib
 import hashlib
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-ADEQUACY_VERSION = "1"
+ADEQUACY_VERSION = "2"
 MAX_NEAR_MISSES = 24  # per task, chosen by a seeded hash when a region holds more
 
 
@@ -130,6 +134,7 @@ def measure(spec, root: Path, *, sandbox_name: str = "bwrap", mirror: Path | Non
     from bench.environment.image import ensure_image, unpack_image
     from bench.environment.venv import ensure_venv, prepare_workspace_env
     from bench.gate.certify import GATE_LIMITS, lock_path
+    from bench.gate.mutation_batch import TIMEOUT_FACTOR, TIMEOUT_FLOOR_SECONDS
     from bench.sandbox.cleanup import remove_tree, scratch_dir
     from bench.sandbox.registry import get_sandbox
     from bench.source.mutation_site import apply_mutation
@@ -150,15 +155,26 @@ def measure(spec, root: Path, *, sandbox_name: str = "bwrap", mirror: Path | Non
         run_env = prepare_workspace_env(fixed, environment, overlay_dir=scratch / "overlay")
         where = RunEnvironment(get_sandbox(sandbox_name), unpack_image(image), image.digest, run_env.python,
                                tuple(run_env.env), tuple(run_env.mounts))
-        survivors, caught = [], 0
-        for index, candidate in enumerate(chosen):
-            run_dir = scratch / f"mutant{index}"
+
+        def run_on(index: int, site, limits):
+            run_dir = scratch / f"run{index}"
             shutil.copytree(fixed, run_dir, symlinks=True)
             try:
-                apply_mutation(run_dir, candidate.site)
-                run = run_tests(where, workdir=run_dir, test_files=spec.test_files, limits=GATE_LIMITS)
+                if site is not None:
+                    apply_mutation(run_dir, site)
+                return run_tests(where, workdir=run_dir, test_files=spec.test_files, limits=limits)
             finally:
                 remove_tree(run_dir)
+
+        baseline = run_on(-1, None, GATE_LIMITS)
+        if killed(baseline, targets):
+            return Adequacy(spec.task_id, ADEQUACY_VERSION, len(made), 0, 0, (),
+                            "the fixed code does not pass every target here: nothing measured")
+        wall = max(TIMEOUT_FACTOR * baseline.wall_seconds, TIMEOUT_FLOOR_SECONDS)
+        limits = replace(GATE_LIMITS, wall_seconds=wall)
+        survivors, caught = [], 0
+        for index, candidate in enumerate(chosen):
+            run = run_on(index, candidate.site, limits)
             if killed(run, targets):
                 caught += 1
             else:
