@@ -72,7 +72,7 @@ def _verify_certificates(folder: Path, root: Path, sandbox: str):
 
     import json
 
-    specs = {s.task_id: s for s in load_all(discover(root))}
+    specs = {s.task_id: s for s in load_all(discover(root, retired=True))}
     checks = []
     for path in sorted([*folder.glob("*.json"), *folder.glob("*.json.gz")]):
         stored = read_certificate(path)

@@ -22,7 +22,8 @@ def site_hash(pin: SdistPin, site: MutationSite, original: str) -> str:
     """sha256 of what makes the bug: the release and the span edit (not the seed or index that found it).
 
     ``original`` is the span's text (the engine has it; a spec only names it by hash). It is part of the identity
-    as it always was, so task ids stay what they were when specs still quoted it.
+    as it always was, so task ids stay what they were when specs still quoted it. The engine's version joins the
+    identity from version 2 on: a pool rebuilt by a newer engine never reuses an id of a retired task.
     """
     identity = {
         "sdist_sha256": pin.sha256,
@@ -32,6 +33,8 @@ def site_hash(pin: SdistPin, site: MutationSite, original: str) -> str:
         "original": original,
         "replacement": site.replacement,
     }
+    if site.engine_version != "1":
+        identity["engine_version"] = site.engine_version
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
 

@@ -47,13 +47,16 @@ def test_task_id_names_library_version_and_site_hash():
 
 
 def test_task_id_ignores_how_the_site_was_found_but_not_what_it_changes():
-    same_bug = replace(SITE, seed=9, index=0, engine_version="2", function="x", lineno=1, col=0)
+    same_bug = replace(SITE, seed=9, index=0, function="x", lineno=1, col=0)
     def task_id(site: MutationSite, original: str = "!=") -> str:
         return task_id_for(PIN, site, original=original, library="m")
 
     assert task_id(same_bug) == task_id(SITE)
     assert task_id(replace(SITE, replacement="<")) != task_id(SITE)
     assert task_id(SITE, original="==") != task_id(SITE)
+    # a newer engine's pool never reuses an id of a retired (version 1) task; version 1 ids are as they were
+    assert task_id(replace(SITE, engine_version="2")) != task_id(SITE)
+    assert task_id(replace(same_bug, engine_version="2")) == task_id(replace(SITE, engine_version="2"))
     other_release = replace(PIN, sha256="cd" * 32)
     assert site_hash(other_release, SITE, "!=") != site_hash(PIN, SITE, "!=")
 

@@ -19,14 +19,14 @@ from pathlib import Path
 
 from bench.mutate import files as file_selection
 from bench.mutate._stringy import stringy_names
-from bench.mutate.operators import OPERATORS, sites_of
+from bench.mutate.operators import LAST_RESORT, OPERATORS, WEIGHTS, function_facts, sites_of
 from bench.mutate.scope import FunctionScope, function_scopes
 from bench.mutate.exact_edit import ParsedModule, load_module, verified_edit
 from bench.operators.sites import Edit, Site
 from bench.source.mutation_site import text_sha256
 from bench.spec.model import MutationSite
 
-ENGINE_VERSION = "1"
+ENGINE_VERSION = "2"
 
 
 @dataclass(frozen=True)
@@ -55,13 +55,11 @@ class _FunctionSites:
 def _function_sites(module: ParsedModule, operators: tuple[str, ...]) -> list[_FunctionSites]:
     found = []
     for scope in function_scopes(module.tree):
-        stringy = stringy_names(scope.node, list(scope.own_nodes))
-        sites = [
-            site
-            for node in scope.own_nodes
-            for site in sites_of(node, module.view, stringy=stringy, in_generator=scope.is_generator)
-            if site.operator in operators
-        ]
+        facts = function_facts(scope.node, scope.own_nodes, stringy=stringy_names(scope.node, list(scope.own_nodes)),
+                               in_generator=scope.is_generator,
+                               file_text=module.view.data.decode("utf-8", "replace"))
+        sites = [site for node in scope.own_nodes for site in sites_of(node, module.view, facts)
+                 if site.operator in operators]
         if sites:
             sites.sort(key=lambda site: (site.start, site.end, site.operator, site.edits[0][2]))
             found.append(_FunctionSites(module, scope, tuple(sites)))
@@ -124,10 +122,21 @@ def _candidate(function: _FunctionSites, site: Site, edit: Edit, seed: int) -> M
 
 
 def _choose(function: _FunctionSites, seed: int) -> MutationCandidate | None:
+    """The function's mutant: an operator by a seeded choice weighted by :data:`WEIGHTS` among those with a site
+    here (a last resort such as ``return None`` only when no other has one that verifies), then one of its sites
+    by a seeded choice. Choosing the operator first keeps one with many sites (a name read anywhere) from
+    crowding the others. Weights are tickets: an operator's key is the least hash of its tickets (integers
+    only, the same on every machine)."""
     path, qualname = function.module.path, function.scope.qualname
+
+    def operator_key(operator: str) -> bytes:
+        return min(_rank(seed, "operator", path, qualname, operator, ticket) for ticket in range(WEIGHTS[operator]))
+
     ordered = sorted(
         function.sites,
-        key=lambda site: _rank(seed, "site", path, qualname, site.start, site.end, site.operator, site.edits[0][2]),
+        key=lambda site: (site.operator in LAST_RESORT, operator_key(site.operator),
+                          _rank(seed, "site", path, qualname, site.start, site.end, site.operator,
+                                site.edits[0][2])),
     )
     for site in ordered:
         edit = verified_edit(function.module, site)

@@ -156,15 +156,27 @@ def test_slice_bound_with_lower_precedence_gets_parentheses(tmp_path):
         ("if x:\n        return 1", "if not x:\n        return 1"),
         ("if not x:\n        return 1", "if x:\n        return 1"),
         ("if not(x):\n        return 1", "if (x):\n        return 1"),
-        ("while x < 3:\n        x += 1", "while not (x < 3):\n        x += 1"),
-        ("if x and y:  # both\n        return 1", "if not (x and y):  # both\n        return 1"),
+        ("while x < 3:\n        x += 1", "while x >= 3:\n        x += 1"),
+        ("if x.n >= len(y):\n        return 1", "if x.n < len(y):\n        return 1"),
         ("return 1 if x.ok else 2", "return 1 if not x.ok else 2"),
-        ("if (m := x()):\n        return m", "if (not (m := x())):\n        return m"),
+        ("if x(y):\n        return 1", "if not x(y):\n        return 1"),
     ],
 )
-def test_negate_condition(tmp_path, statement, expected):
+def test_negate_condition_is_written_the_way_code_writes_conditions(tmp_path, statement, expected):
     tree = _tree(tmp_path, f"def f(x, y):\n    {statement}\n")
     assert _mutated_text(tree, ops.NEGATE_CONDITION) == f"def f(x, y):\n    {expected}\n"
+
+
+def test_negate_condition_never_wraps_in_not_parentheses_a_file_does_not_write(tmp_path):
+    source = "def f(x, y):\n    if x and y:\n        return 1\n    if (m := x()):\n        return m\n"
+    assert mutate(_tree(tmp_path, source), operators=(ops.NEGATE_CONDITION,)) == ()
+
+
+def test_negate_condition_wraps_where_the_file_already_writes_not_parentheses(tmp_path):
+    source = ("def f(x, y):\n    if x and y:\n        return 1\n\n\n"
+              "def g(x, y):\n    return not (x or y)\n")
+    tree = _tree(tmp_path, source)
+    assert _mutated_text(tree, ops.NEGATE_CONDITION).startswith("def f(x, y):\n    if not (x and y):\n")
 
 
 def test_negate_condition_skips_literal_tests(tmp_path):
@@ -173,8 +185,54 @@ def test_negate_condition_skips_literal_tests(tmp_path):
 
 
 def test_return_none_replaces_the_whole_value_parentheses_included(tmp_path):
-    tree = _tree(tmp_path, "def f(a, b):\n    return (a +\n            b)  # sum\n")
-    assert _mutated_text(tree, ops.RETURN_NONE) == "def f(a, b):\n    return None  # sum\n"
+    source = "def f(a, b):\n    if a is None:\n        return None\n    return (a +\n            b)  # sum\n"
+    tree = _tree(tmp_path, source)
+    assert _mutated_text(tree, ops.RETURN_NONE).endswith("        return None\n    return None  # sum\n")
+
+
+def test_return_none_only_where_the_function_returns_none_on_another_path(tmp_path):
+    source = """
+        def always(a):
+            if a:
+                return a + 1
+            return a - 1
+
+        def bare(a):
+            if a:
+                return
+            return a - 1
+
+        def falls_off(a):
+            if a:
+                return a - 1
+            a.clear()
+    """
+    found = {(c.site.function, c.site.lineno) for c in mutate(_tree(tmp_path, source), operators=(ops.RETURN_NONE,))}
+    assert found == {("bare", 10), ("falls_off", 14)}
+
+
+def test_return_none_is_a_last_resort(tmp_path):
+    source = "def f(a, b):\n    if a is None:\n        return None\n    return a < b\n"
+    (candidate,) = mutate(_tree(tmp_path, source))
+    assert candidate.site.operator != ops.RETURN_NONE
+
+
+def test_swapped_arguments_adjacent_names_or_attributes_only(tmp_path):
+    source = "def f(a, b, c):\n    g(a, b)\n    g(a, 1, b)\n    g(a, a)\n    g(c.x, 2)\n"
+    found = {(c.original, c.site.replacement) for c in mutate(_tree(tmp_path, source), operators=(ops.SWAPPED_ARGUMENTS,))}
+    assert found == {("a, b", "b, a")}
+
+
+def test_wrong_variable_reads_a_local_already_held_that_the_statement_does_not_mention(tmp_path):
+    source = ("def f(self, start, end, text):\n    size = len(text)\n    rv = {}\n"
+              "    rv[start] = text[start:end]\n    return rv\n")
+    choices = _choices(_tree(tmp_path, source), ops.WRONG_VARIABLE, seeds=range(200))
+    # `size = len(text)`: text may become start or end (held, unmentioned); `rv[start] = text[start:end]`: rv is
+    # a subscript's object, so only start/text/end change, and only into size (rv is mentioned); `return rv`:
+    # any local held by then; never self, never a name assigned later
+    assert choices == {("text", "start"), ("text", "end"), ("start", "size"), ("text", "size"), ("end", "size"),
+                       ("rv", "start"), ("rv", "end"), ("rv", "text"), ("rv", "size")}
+
 
 
 def test_return_none_skips_none_false_notimplemented_bare_returns_and_generators(tmp_path):
@@ -346,7 +404,7 @@ def test_interpreter_version_checks_are_not_mutated(tmp_path):
                 a()
             return a
     """
-    assert [c.site.operator for c in mutate(_tree(tmp_path, source))] == ["return_none"]
+    assert [c.site.operator for c in mutate(_tree(tmp_path, source))] == []
 
 
 def test_candidate_records_location_and_diff(tmp_path):
@@ -410,7 +468,7 @@ def test_apply_refuses_when_the_span_does_not_hold_the_original(tmp_path):
 # --- a real release ------------------------------------------------------------------------------------------
 
 
-def test_engine_version_1_output_on_six_is_pinned(tmp_path, monkeypatch):
+def test_engine_version_2_output_on_six_is_pinned(tmp_path, monkeypatch):
     """Any change to what the engine proposes must bump ENGINE_VERSION (and this digest) on purpose."""
     from bench.source.sdist import fetch_sdist, find_release, unpack_sdist
 
@@ -421,8 +479,8 @@ def test_engine_version_1_output_on_six_is_pinned(tmp_path, monkeypatch):
     quoted = [{**_without(c.to_dict(), "original_sha256"), "original": c.original} for c in candidates]
     digest = hashlib.sha256(json.dumps(quoted, sort_keys=True).encode()).hexdigest()
     assert all(c.site.original_sha256 == hashlib.sha256(c.original.encode()).hexdigest() for c in candidates)
-    assert ENGINE_VERSION == "1"
-    assert (len(candidates), digest) == (59, "982a77b8ac74096b29e8f4306db5110f93aa83e31ae9f7228a3d1f3b319ca147")
+    assert ENGINE_VERSION == "2"
+    assert (len(candidates), digest) == (33, "8928d09bf510488f2f004e97c77e50eeadf18910697336289e43dcfe2254d81f")
 
 
 def _without(mapping: dict, key: str) -> dict:

@@ -18,10 +18,12 @@ from bench.operators.sites import (
     RETURN_NAME,
     RETURN_NONE,
     SWAP_ARGUMENTS,
+    WRONG_NAME,
     Site,
+    comparison_sites,
     with_field,
 )
-from bench.operators.tables import DELTAS, OFF_BY_ONE
+from bench.operators.tables import DELTAS, NEGATED_ORDERINGS, OFF_BY_ONE, forward
 from bench.operators.view import SourceView
 
 # Expressions that never need parentheses when another operator is put next to them.
@@ -98,6 +100,17 @@ def negation_sites(test: ast.expr, view: SourceView) -> Iterator[Site]:
     yield Site(NEGATE, test, edits, _negated)
 
 
+def native_negation_sites(test: ast.expr, view: SourceView) -> Iterator[Site]:
+    """A condition negated the way code is written, never as a ``not (...)`` wrapper: an atom ``c`` → ``not c``;
+    a single ordering comparison ``a < b`` → ``a >= b`` (``==``, ``is``, ``in`` are the comparison family's)."""
+    if isinstance(test, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+        start, end = view.start(test), view.end(test)
+        yield Site(NEGATE, test, ((start, end, f"not {view.text(start, end)}"),), _negated)
+    elif isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in NEGATED_ORDERINGS:
+        for site in comparison_sites(test, view, forward(NEGATED_ORDERINGS)):
+            yield site.named(NEGATE)
+
+
 def text_after_not(view: SourceView, node: ast.UnaryOp) -> str:
     """What follows the ``not`` keyword, blanks before it dropped (the layout inside stays as it was)."""
     text = view.text(view.start(node), view.end(node))
@@ -146,6 +159,16 @@ def return_name_sites(node: ast.Return, view: SourceView, names: list[str] | tup
     for name in names:
         build = with_field(value=ast.Name(id=name, ctx=ast.Load()))
         yield Site(RETURN_NAME, node, ((start, end, f"return {name}"),), build)
+
+
+# --- names --------------------------------------------------------------------------------------------------
+def wrong_name_sites(node: ast.Name, view: SourceView, alternatives: tuple[str, ...]) -> Iterator[Site]:
+    """A name read where another was meant: ``node`` → each of ``alternatives`` (the caller says which names
+    were at hand)."""
+    start, end = view.start(node), view.end(node)
+    for name in alternatives:
+        if name != node.id:
+            yield Site(WRONG_NAME, node, ((start, end, name),), with_field(id=name))
 
 
 # --- call arguments ------------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ DROP_NOT = "drop-not"
 RETURN_NONE = "return-none"
 RETURN_NAME = "return-name"
 SWAP_ARGUMENTS = "swap-args"
+WRONG_NAME = "wrong-name"
 
 Edit = tuple[int, int, str]  # replace bytes [start, end) by the text
 

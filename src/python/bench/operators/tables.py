@@ -39,6 +39,9 @@ ARITHMETIC_SWAPS: dict[type, type] = {
     ast.BitXor: ast.BitAnd,
 }
 BOOLEAN_SWAPS: dict[type, type] = {ast.And: ast.Or, ast.Or: ast.And}
+# A comparison's negation written the way code writes it (`a < b` is false exactly when `a >= b`); only the
+# ordering operators, whose negation is not already a comparison swap.
+NEGATED_ORDERINGS: dict[type, type] = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.Gt: ast.LtE, ast.LtE: ast.Gt}
 # `*` ↔ `//` of classic mutation testing: a plausible slip to repair, though the engine never injects it.
 CLASSIC_ARITHMETIC: dict[type, tuple[type, ...]] = {ast.Mult: (ast.FloorDiv,), ast.FloorDiv: (ast.Mult,)}
 

@@ -102,7 +102,7 @@ def recompute(records: list[UnitRecord], root: Path, *, sandbox_name: str, worke
     from bench.score.units import record_key
     from bench.spec.load import discover, load_all
 
-    specs = {s.task_id: s for s in load_all(discover(root))}
+    specs = {s.task_id: s for s in load_all(discover(root, retired=True))}
     checks: list[Check] = []
     groups: dict[tuple, list[UnitRecord]] = {}
     for record in records:

@@ -105,11 +105,21 @@ def identity_document(doc: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**doc, "provenance": {k: v for k, v in provenance.items() if k != "judgement"}}
 
 
-def discover(root: Path) -> tuple[Path, ...]:
+RETIRED = "_retired"
+
+
+def discover(root: Path, *, retired: bool = False) -> tuple[Path, ...]:
     """Every spec file `root/tasks/<group>/<name>.json`, skipping groups whose name starts with `_` (drops,
-    scripted data). Deeper JSON files belong to a task's own data and are not specs."""
+    scripted data). Deeper JSON files belong to a task's own data and are not specs.
+
+    ``retired`` adds the specs of `root/tasks/_retired/<group>/`: tasks no longer in the pool (a pool rebuilt by
+    a newer mutation engine) whose committed runs and certificates must still verify. Nothing selects them for
+    new work."""
     tasks = root / "tasks"
-    return tuple(p for p in sorted(tasks.glob("*/*.json")) if not p.parent.name.startswith("_"))
+    found = [p for p in sorted(tasks.glob("*/*.json")) if not p.parent.name.startswith("_")]
+    if retired:
+        found += [p for p in sorted((tasks / RETIRED).glob("*/*.json")) if not p.parent.name.startswith("_")]
+    return tuple(found)
 
 
 def load_all(paths: Iterable[Path], *, revalidate: bool = False) -> tuple[TaskSpec, ...]:

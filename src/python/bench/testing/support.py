@@ -50,7 +50,7 @@ def empty_checkout(root: Path) -> Path:
 def load_task(task_id: str):
     from bench.spec.load import discover, load_all
 
-    for spec in load_all(discover(checkout_root())):
+    for spec in load_all(discover(checkout_root(), retired=True)):
         if spec.task_id == task_id:
             return spec
     raise LookupError(task_id)
