@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 EPILOG = """examples:
@@ -29,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bench.errors import UsageError
+    from bench.errors import BenchError, CheckFailed, UsageError
     from bench.gate.adequacy import adequacy
     from bench.spec.load import discover, load_all, select
     from bench.store.action_cache import write_atomic
@@ -39,14 +40,24 @@ def run(args: argparse.Namespace) -> int:
     specs = select(load_all(discover(root)), args.selector)
     if not specs:
         raise UsageError(f"no task matches {args.selector!r}")
+    failed = 0
     for spec in specs:
-        result = adequacy(spec, root, sandbox_name=args.sandbox or get("BENCH_SANDBOX"), mirror=args.mirror,
-                          use_cache=not args.no_cache)
+        started = time.monotonic()
+        try:
+            result = adequacy(spec, root, sandbox_name=args.sandbox or get("BENCH_SANDBOX"), mirror=args.mirror,
+                              use_cache=not args.no_cache)
+        except BenchError as exc:  # one task's trouble (a workspace that cannot be made) stops no other
+            failed += 1
+            print(f"{spec.task_id}	error	{exc}")
+            sys.stdout.flush()
+            continue
         path = root / "results" / "adequacy" / f"{spec.task_id}.json"
         write_atomic(path, (json.dumps(result.to_json(), indent=1, sort_keys=True) + "\n").encode())
         score = "n/a" if result.score is None else f"{result.score:.2f}"
         survivors = " ".join(f"{s.file}:{s.lineno}:{s.operator}@{s.start}-{s.end}" for s in result.survivors)
         print(f"{spec.task_id}\tmade {result.made}\trun {result.run}\tkilled {result.killed}\tadequacy {score}"
-              f"\t{survivors or result.note}")
+              f"\t{time.monotonic() - started:.1f} s\t{survivors or result.note}")
         sys.stdout.flush()
+    if failed:
+        raise CheckFailed(f"{failed} of {len(specs)} task(s) could not be measured")
     return 0
