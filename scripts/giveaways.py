@@ -1,6 +1,6 @@
 """How many mutation tasks give their fault away on sight, by a stated rule (the task-quality issue's measure).
 
-    python scripts/giveaways.py [--tasks tasks/] [--list]
+    python scripts/giveaways.py [--retired] [--list]
 
 A mutant is a **giveaway** when its text alone marks the site, by one of two rules read from the released file
 the mutant was made from (the pinned sdist, fetched into the harness's cache):
@@ -10,7 +10,9 @@ the mutant was made from (the pinned sdist, fetched into the harness's cache):
 * a condition wrapped as ``not (...)`` in a file that writes no other condition that way.
 
 Prints, per operator and overall, how many mutation tasks there are and how many are giveaways; ``--list``
-adds one line per giveaway. Reads only what the pool holds: task specs and the releases they pin.
+adds one line per giveaway; ``--retired`` measures the retired pool (tasks/_retired: the pool engine version 1
+made) instead of the current one. Since engine version 2 the engine itself refuses both patterns, so the rule
+cannot find them in a pool it made: that figure checks the engine, a reading by hand checks the rule. Reads only what the pool holds: task specs and the releases they pin.
 """
 
 from __future__ import annotations
@@ -97,8 +99,11 @@ def main(argv=None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--list", action="store_true", help="one line per giveaway")
+    parser.add_argument("--retired", action="store_true", help="the retired pool (tasks/_retired) instead")
     args = parser.parse_args(argv)
-    specs = [s for s in load_all(discover(ROOT)) if s.kind == "mutation"]
+    retired = ROOT / "tasks" / "_retired"
+    paths = [p for p in discover(ROOT, retired=True) if (retired in p.parents) == args.retired]
+    specs = [s for s in load_all(paths) if s.kind == "mutation"]
     texts = release_texts(specs)
     totals, giveaways, lines = collections.Counter(), collections.Counter(), []
     for spec in sorted(specs, key=lambda s: s.task_id):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -15,7 +14,9 @@ A near miss is the fixed code with one more single-site mutation (the mutation e
 function(s) enclosing the lines the fix changed (a mutation task: the injected span); at most 24 per task, by
 a seeded choice. Each runs the task's tests once in its certified environment: killed when a fail_to_pass or
 pass_to_pass test does not pass, survived otherwise. One line per task: made, run, killed, and each survivor
-by file, operator, line and byte span (no code). Results are written to results/adequacy/<task_id>.json.
+by file, operator, line and byte span (no code). Results are written to results/adequacy/<task_id>.json,
+bound to the certificate they were measured under (its sha256): bench pool stats, bench list and bench report
+read one only while that certificate is the task's.
 """
 
 
@@ -31,9 +32,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bench.errors import BenchError, CheckFailed, UsageError
+    from bench.gate import adequacy_store
     from bench.gate.adequacy import adequacy
     from bench.spec.load import discover, load_all, select
-    from bench.store.action_cache import write_atomic
     from bench.variables import find_root, get
 
     root = find_root()
@@ -51,8 +52,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{spec.task_id}	error	{exc}")
             sys.stdout.flush()
             continue
-        path = root / "results" / "adequacy" / f"{spec.task_id}.json"
-        write_atomic(path, (json.dumps(result.to_json(), indent=1, sort_keys=True) + "\n").encode())
+        adequacy_store.write(root, result)
         score = "n/a" if result.score is None else f"{result.score:.2f}"
         survivors = " ".join(f"{s.file}:{s.lineno}:{s.operator}@{s.start}-{s.end}" for s in result.survivors)
         print(f"{spec.task_id}\tmade {result.made}\trun {result.run}\tkilled {result.killed}\tadequacy {score}"

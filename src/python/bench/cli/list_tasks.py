@@ -9,6 +9,9 @@ examples:
   bench list
   bench list difficulty:hard
   bench list --json lib:click
+With --json each line also has the task's test adequacy when it was measured under its current certificate
+(bench adequacy): "adequacy" (near misses killed / run), "adequacy_band" and "near_miss_survivors"; a task whose
+tests let a near miss of its fix through has "weak_tests": true.
 """
 
 
@@ -27,6 +30,17 @@ def _judgement(spec) -> dict:
     return {"judgement": judgement.verdict, "over_specified": len(judgement.over_specified)}
 
 
+def _adequacy(root, spec) -> dict:
+    from bench.gate import adequacy_store
+
+    result = adequacy_store.read_current(root, spec.task_id)
+    band = adequacy_store.band(result)
+    if result is None:
+        return {"adequacy_band": band}
+    return {"adequacy": None if result.score is None else round(result.score, 4), "adequacy_band": band,
+            "near_miss_survivors": len(result.survivors), "weak_tests": bool(result.survivors)}
+
+
 def run(args: argparse.Namespace) -> int:
     import json
 
@@ -39,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"task_id": spec.task_id, "kind": spec.kind, "library": spec.library,
                               "difficulty": spec.difficulty, "path": spec.path,
-                              "fail_to_pass": len(spec.fail_to_pass), **_judgement(spec)}, sort_keys=True))
+                              "fail_to_pass": len(spec.fail_to_pass), **_judgement(spec),
+                              **_adequacy(root, spec)}, sort_keys=True))
         else:
             extra = f" [{spec.difficulty}]" if spec.difficulty else ""
             print(f"{spec.task_id}\t{spec.kind}\t{spec.library}{extra}\t{len(spec.fail_to_pass)} f2p")

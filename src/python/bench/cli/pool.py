@@ -14,6 +14,8 @@ EPILOG = """examples:
                                 broad (> 20 targets), undetected, import (cannot collect), timeout, other
                                 (a duplicate of an admitted mutant, or the environment failed)
   bench pool stats --json
+The last table is test adequacy (bench adequacy): per library, the tasks measured under their current
+certificate, the median share of near misses of the fix their tests kill, and how many let one through.
   bench pool judge              judge every PR task's change: bugfix, feature, breaking, revert or unclear, and
                                 which fail_to_pass tests pin a name or message only the fix knows
   bench pool judge --write      ... and record each judgement in its spec's provenance (not in its identity:
@@ -66,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
           f"({stats['by_kind']}); {stats['dropped']} dropped")
     print(f"pool digest: {stats['digest']}")
     if not args.classes:
-        print_judgements([row for row in stats["libraries"] if not args.kind or row["kind"] == args.kind])
+        rows = [row for row in stats["libraries"] if not args.kind or row["kind"] == args.kind]
+        print_judgements(rows)
+        print_adequacy(rows, stats["adequacy"])
     return 0
 
 
@@ -94,6 +98,22 @@ def print_judgements(rows: list[dict]) -> None:
         totals.update(row["judgements"])
         print(f"{row['library']:<24} {row['kind']:<10} " + " ".join(f"{row['judgements'].get(n, 0):>9}" for n in columns))
     print(f"{'all':<24} {'':<10} " + " ".join(f"{totals.get(n, 0):>9}" for n in columns))
+
+
+def print_adequacy(rows: list[dict], overall: dict) -> None:
+    """Per library: tasks whose near misses were measured under their current certificate, the median share
+    of near misses the tests kill, and how many tasks let at least one through."""
+    measured = [row for row in rows if row.get("adequacy", {}).get("measured")]
+    if not measured:
+        return
+    print(f"\n{'test adequacy':<24} {'kind':<10} {'tasks':>6} {'measured':>8} {'no near miss':>12} {'median':>7} "
+          f"{'any survivor':>13}")
+    for row in [*measured, {"library": "all", "kind": "", "adequacy": overall}]:
+        a = row["adequacy"]
+        median = "–" if a["median"] is None else f"{a['median']:.2f}"
+        share = "–" if a["with_survivor_share"] is None else f"{a['with_survivor']} ({a['with_survivor_share']:.0%})"
+        print(f"{row['library']:<24} {row['kind']:<10} {a['tasks']:>6} {a['measured']:>8} {a['no_near_miss']:>12} "
+              f"{median:>7} {share:>13}")
 
 
 def _judgement_counts(specs) -> dict:
@@ -145,6 +165,7 @@ def _document_library(candidate: dict) -> str:
 
 
 def pool_stats(specs, root) -> dict:
+    from bench.gate import adequacy_store
     from bench.spec.kind_registry import get_kind
     from bench.spec.load import spec_sha256
     from bench.store.canonical import sha256_of
@@ -157,12 +178,16 @@ def pool_stats(specs, root) -> dict:
         library = _document_library(candidate)
         drops[(library, candidate.get("kind", "?"))][data.get("reason", "?").split(":")[0]] += 1
     judged = _judgement_counts(specs)
+    adequacy = adequacy_store.current(root, [s.task_id for s in specs])
     rows = []
     for key in sorted(set(admitted) | set(drops)):
         row = {"library": key[0], "kind": key[1], "admitted": admitted.get(key, 0),
                "dropped": sum(drops[key].values()), "drop_reasons": dict(drops[key])}
         if key in judged:
             row["judgements"] = dict(sorted(judged[key].items()))
+        if admitted.get(key):
+            row["adequacy"] = adequacy_store.summary(adequacy[s.task_id] for s in specs
+                                                     if (s.library, s.kind) == key)
         rows.append(row)
     return {
         "libraries": rows,
@@ -171,4 +196,5 @@ def pool_stats(specs, root) -> dict:
         "library_count": len({s.library for s in specs if get_kind(s.kind).is_library()}),
         "by_kind": dict(sorted(Counter(s.kind for s in specs).items())),
         "digest": sha256_of(sorted([s.task_id, spec_sha256(s)] for s in specs)),
+        "adequacy": adequacy_store.summary(adequacy.values()),
     }

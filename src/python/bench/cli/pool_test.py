@@ -78,3 +78,38 @@ def test_classes_count_mutation_drops_in_the_yield_columns_of_mutate(tmp_path, m
     assert lines[1].split() == ["tiny-lib", "7", "0", "0%", "2", "29%", "1", "14%", "1", "14%", "1", "14%",
                                 "2", "29%"]
     assert lines[2].split()[:3] == ["all", "mutation", "7"]  # the PR library is not a mutation row
+
+
+def _measured(tmp_path, task_id: str, made: int, run: int, killed: int, survivors: list, certificate: bytes):
+    import gzip
+
+    from bench.gate import adequacy_store
+    from bench.gate.adequacy import Adequacy, Survivor
+
+    path = tmp_path / "results" / "certificates" / f"{task_id}.json.gz"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(gzip.compress(certificate, mtime=0))
+    result = Adequacy(task_id, "2", made, run, killed, tuple(Survivor(*row) for row in survivors))
+    adequacy_store.write(tmp_path, result)
+
+
+def test_stats_and_list_show_adequacy_measured_under_the_current_certificate(tmp_path, monkeypatch, capsys):
+    _pool(tmp_path, monkeypatch)
+    _measured(tmp_path, "widgets-4", 30, 24, 22, [["widgets/core.py", "comparison", 3, 10, 11],
+                                                  ["widgets/core.py", "wrong_variable", 4, 20, 21]], b'{"a":1}')
+    _measured(tmp_path, "widgets-9", 5, 5, 5, [], b'{"b":1}')
+    assert main(["pool", "stats", "--kind", "pr"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-3].split() == ["test", "adequacy", "kind", "tasks", "measured", "no", "near", "miss", "median",
+                                 "any", "survivor"]
+    # median of 22/24 and 5/5; one of the two lets a near miss through
+    assert lines[-2].split() == ["widgets", "pr", "2", "2", "0", "0.96", "1", "(50%)"]
+    assert main(["list", "widgets-4", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert (listed["adequacy_band"], listed["near_miss_survivors"], listed["weak_tests"]) == ("some survive", 2, True)
+    assert listed["adequacy"] == round(22 / 24, 4)
+    # a certificate that changed since the measurement makes it stale: read as unmeasured
+    (tmp_path / "results" / "certificates" / "widgets-4.json.gz").write_bytes(__import__("gzip").compress(b"{}"))
+    assert main(["list", "widgets-4", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {**{k: v for k, v in listed.items() if k not in (
+        "adequacy", "near_miss_survivors", "weak_tests")}, "adequacy_band": "unmeasured"}

@@ -13,7 +13,12 @@ examples:
   # writes report.md, report.html and the PNGs they show into report/ beside the results (as bench score
   # does) or --out; prints their paths. Malformed JSON lines are bad input: exit 2.
 
-The report is a pure function of the records (in any order): the same records give byte-identical files.
+  bench report results/study/repairer-ast-pr --adequacy
+  # ... with the results split by the test adequacy of their tasks (bench adequacy; measured under the task's
+  # current certificate), and the tasks solved although their tests let a near miss of the fix through
+
+The report is a pure function of the records (in any order): the same records give byte-identical files;
+with --adequacy, of the records and the checkout's adequacy records.
 Record fields read: see src/python/bench/report/README.md.
 """
 
@@ -35,6 +40,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         metavar="DIR",
         help="output directory (default: report/ beside the results file, as bench score writes it)",
     )
+    parser.add_argument("--adequacy", action="store_true",
+                        help="split the results by the test adequacy of their tasks (this checkout's "
+                             "results/adequacy)")
     parser.set_defaults(run=run)
     return parser
 
@@ -63,7 +71,17 @@ def run(args: argparse.Namespace) -> int:
     records = load_records(source)
     out_dir = args.out if args.out is not None else default_out_dir(source)
     print(f"report: {len(records)} records from {source}", file=sys.stderr)
-    paths = build_report(records, out_dir)
+    bands = _adequacy_bands(records) if args.adequacy else None
+    paths = build_report(records, out_dir, bands)
     for path in (paths.md, paths.html, *paths.pngs):
         print(path)
     return 0
+
+
+def _adequacy_bands(records) -> dict[str, str]:
+    from bench.gate import adequacy_store
+    from bench.variables import find_root
+
+    root = find_root()
+    task_ids = sorted({record["task_id"] for record in records if "task_id" in record})
+    return adequacy_store.bands(adequacy_store.current(root, task_ids))

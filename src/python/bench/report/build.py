@@ -34,10 +34,13 @@ class ReportPaths:
     pngs: tuple[Path, ...]
 
 
-def build_report(records: Sequence[Mapping[str, Any]], out_dir: Path) -> ReportPaths:
-    """Write the report for ``records`` into ``out_dir`` (created if missing) and return the paths written."""
+def build_report(records: Sequence[Mapping[str, Any]], out_dir: Path,
+                 adequacy_bands: Mapping[str, str] | None = None) -> ReportPaths:
+    """Write the report for ``records`` into ``out_dir`` (created if missing) and return the paths written;
+    ``adequacy_bands`` (task id → test adequacy band) splits the results by the adequacy of their tasks."""
     record_set = parse_records(records)
-    document, plots = compose(record_set, records_digest(records), len(records), prompt_runs(records))
+    document, plots = compose(record_set, records_digest(records), len(records), prompt_runs(records),
+                              adequacy_bands)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     pngs = tuple(write_atomic(out_dir / plot.filename, render_png(plot)) for plot in plots)

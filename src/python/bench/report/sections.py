@@ -8,10 +8,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from bench.loop.convergence import Outcome
 from bench.report import markov, study, tables
+from bench.report.adequacy import adequacy_section
 from bench.report.document import Block, Bullets, Document, Figure, Heading, Paragraph
 from bench.report.plots import BarPlot, LinePlot, Plot, Series, StackedBarPlot
 from bench.report.prompts import PromptSummary, show_prompts
@@ -27,9 +28,11 @@ CLASS_MEANINGS = (
 
 
 def compose(record_set: RecordSet, records_digest: str, record_count: int,
-            prompts: Sequence[PromptSummary] = ()) -> tuple[Document, tuple[Plot, ...]]:
+            prompts: Sequence[PromptSummary] = (),
+            adequacy_bands: Mapping[str, str] | None = None) -> tuple[Document, tuple[Plot, ...]]:
     """The document and its plots; ``prompts`` (``bench.report.prompts.prompt_runs``) adds the prompt sizes
-    section when some run has a context setting or some model reported a prompt size."""
+    section when some run has a context setting or some model reported a prompt size; ``adequacy_bands`` (task
+    id → test adequacy band) adds the results by adequacy when some task of the records was measured."""
     blocks: list[Block] = list(_header(record_set, records_digest, record_count))
     plots: list[Plot] = []
     slugs = model_slugs({run.model for run in record_set.attempts} | {run.model for run in record_set.loops})
@@ -44,6 +47,8 @@ def compose(record_set: RecordSet, records_digest: str, record_count: int,
             _extend(blocks, plots, loop_section(model, loops, slugs[model]))
     if not record_set.attempts and not record_set.loops:
         blocks.append(Paragraph("No `loop` or `attempt` records in the input."))
+    if adequacy_bands:
+        blocks += adequacy_section(record_set, adequacy_bands)
     if show_prompts(prompts):
         blocks += prompt_section(prompts)
     return Document(TITLE, tuple(blocks)), tuple(plots)
