@@ -17,7 +17,7 @@ def judge_pool(specs, *, selector: str | None, write: bool) -> int:
     verdicts: Counter = Counter()
     over = 0
     for spec in chosen:
-        judgement = get_kind(spec.kind).judge(spec, mirror=None)
+        judgement = get_kind(spec.kind).judge(spec, mirror=None, fix_side_failing=fix_side_failing(spec))
         verdicts[judgement.verdict] += 1
         over += bool(judgement.over_specified)
         print(f"{spec.task_id}\t{judgement.verdict}\t{len(judgement.over_specified)}/{len(spec.fail_to_pass)} "
@@ -28,6 +28,17 @@ def judge_pool(specs, *, selector: str | None, write: bool) -> int:
     print(f"{len(chosen)} judged: {summary}; {over} with over-specified tests" + ("; written" if write else ""),
           file=sys.stderr)
     return 0
+
+
+def fix_side_failing(spec) -> tuple[str, ...]:
+    """The tests the task's certificate saw fail with the fix every time (none without a certificate)."""
+    from bench.gate.certify import certificate_file, read_certificate
+    from bench.variables import find_root
+
+    path = certificate_file(find_root(), spec.task_id)
+    if not path.is_file():
+        return ()
+    return tuple(json.loads(read_certificate(path)).get("sets", {}).get("baseline_failing", ()))
 
 
 def record_judgement(path: Path, judgement) -> None:

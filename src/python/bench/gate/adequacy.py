@@ -23,7 +23,7 @@ import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-ADEQUACY_VERSION = "2"
+ADEQUACY_VERSION = "3"
 MAX_NEAR_MISSES = 24  # per task, chosen by a seeded hash when a region holds more
 
 
@@ -40,7 +40,7 @@ class Survivor:
 class Adequacy:
     task_id: str
     version: str
-    made: int  # near misses the region holds
+    made: int  # near misses the region proposes (sites, before each is checked to parse as intended)
     run: int  # near misses run (at most MAX_NEAR_MISSES)
     killed: int
     survivors: tuple[Survivor, ...]
@@ -92,32 +92,35 @@ def regions(spec, fixed: Path, base: Path) -> dict[str, set[int]]:
     return found
 
 
-def choose(near_misses: list, task_id: str, limit: int = MAX_NEAR_MISSES) -> list:
-    """At most ``limit`` near misses, by a seeded hash of their identity (stable across runs and machines)."""
-    def rank(candidate) -> str:
-        site = candidate.site
-        key = f"{ADEQUACY_VERSION}|{task_id}|{site.file}|{site.start}|{site.end}|{site.operator}|{site.replacement}"
-        return hashlib.sha256(key.encode()).hexdigest()
-
-    chosen = sorted(near_misses, key=rank)[:limit]
-    return sorted(chosen, key=lambda c: (c.site.file, c.site.start, c.site.end, c.site.operator, c.site.replacement))
+def _rank(task_id: str, file: str, start: int, end: int, operator: str, text: str) -> str:
+    key = f"{ADEQUACY_VERSION}|{task_id}|{file}|{start}|{end}|{operator}|{text}"
+    return hashlib.sha256(key.encode()).hexdigest()
 
 
-def near_misses_of(spec, fixed: Path, base: Path) -> list:
-    """The distinct near misses of the task (each a bench.mutate.engine.MutationCandidate of the fixed tree)."""
-    from bench.mutate.engine import near_misses
+def near_misses_of(spec, fixed: Path, base: Path, limit: int = MAX_NEAR_MISSES) -> tuple[int, list]:
+    """How many near misses the task's region proposes, and at most ``limit`` of them, verified (each a
+    bench.mutate.engine.MutationCandidate of the fixed tree), chosen by a seeded hash of their identity (stable
+    across runs and machines) and sorted by place. Sites are ranked first and verified in rank order until
+    enough are found: the same choice as verifying all, without re-parsing a large file for every site."""
+    from bench.mutate.engine import near_miss_sites, verify
 
-    found, seen = [], set()
+    proposed, seen = [], set()
     for path, lines in sorted(regions(spec, fixed, base).items()):
-        for candidate in near_misses(fixed, path, lines):
-            site = candidate.site
-            identity = (site.file, site.start, site.end, site.replacement)
-            own_bug = spec.mutation is not None and identity[:3] == (spec.mutation.file, spec.mutation.start,
-                                                                     spec.mutation.end)
+        for function, site in near_miss_sites(fixed, path, lines)[1]:
+            identity = (path, site.start, site.end, site.operator, site.edits[0][2])
+            own_bug = spec.mutation is not None and (path, site.start, site.end) == (
+                spec.mutation.file, spec.mutation.start, spec.mutation.end)
             if identity not in seen and not own_bug:
                 seen.add(identity)
-                found.append(candidate)
-    return found
+                proposed.append((_rank(spec.task_id, *identity), function, site))
+    chosen = []
+    for _, function, site in sorted(proposed, key=lambda item: item[0]):
+        if len(chosen) == limit:
+            break
+        if (candidate := verify(function, site)) is not None:
+            chosen.append(candidate)
+    chosen.sort(key=lambda c: (c.site.file, c.site.start, c.site.end, c.site.operator, c.site.replacement))
+    return len(proposed), chosen
 
 
 def killed(run, targets: tuple[str, ...]) -> bool:
@@ -126,6 +129,17 @@ def killed(run, targets: tuple[str, ...]) -> bool:
         return True
     outcomes = {o.test_id: o.outcome for o in run.report.outcomes}
     return any(outcomes.get(test_id) != "passed" for test_id in targets)
+
+
+def caught_early(run, fail_to_pass: tuple[str, ...]) -> bool:
+    """A run of the fail_to_pass tests alone that tells the near miss from the fix: it timed out, or it reported
+    every one of them and one does not pass. Anything else (no report, a test it did not find) is not decisive."""
+    if run.timed_out:
+        return True
+    if run.report is None:
+        return False
+    outcomes = {o.test_id: o.outcome for o in run.report.outcomes}
+    return set(fail_to_pass) <= set(outcomes) and any(outcomes[test_id] != "passed" for test_id in fail_to_pass)
 
 
 def measure(spec, root: Path, *, sandbox_name: str = "bwrap", mirror: Path | None = None,
@@ -147,40 +161,43 @@ def measure(spec, root: Path, *, sandbox_name: str = "bwrap", mirror: Path | Non
     with scratch_dir(prefix="bench-adequacy-") as scratch:
         fixed = prepare(spec, "fix", scratch / "fix", mirror=mirror).path
         base = prepare(spec, "base", scratch / "base", mirror=mirror).path
-        made = near_misses_of(spec, fixed, base)
-        chosen = choose(made, spec.task_id, limit)
+        made, chosen = near_misses_of(spec, fixed, base, limit)
         if not chosen:
             note = "no near miss: no operator applies in a function enclosing the change"
-            return Adequacy(spec.task_id, ADEQUACY_VERSION, 0, 0, 0, (), note)
+            return Adequacy(spec.task_id, ADEQUACY_VERSION, made, 0, 0, (), note)
         run_env = prepare_workspace_env(fixed, environment, overlay_dir=scratch / "overlay")
         where = RunEnvironment(get_sandbox(sandbox_name), unpack_image(image), image.digest, run_env.python,
                                tuple(run_env.env), tuple(run_env.mounts))
 
-        def run_on(index: int, site, limits):
+        def run_on(index: int, site, limits, tests: tuple[str, ...]):
             run_dir = scratch / f"run{index}"
             shutil.copytree(fixed, run_dir, symlinks=True)
             try:
                 if site is not None:
                     apply_mutation(run_dir, site)
-                return run_tests(where, workdir=run_dir, test_files=spec.test_files, limits=limits)
+                return run_tests(where, workdir=run_dir, test_files=tests, limits=limits)
             finally:
                 remove_tree(run_dir)
 
-        baseline = run_on(-1, None, GATE_LIMITS)
+        baseline = run_on(-1, None, GATE_LIMITS, spec.test_files)
         if killed(baseline, targets):
-            return Adequacy(spec.task_id, ADEQUACY_VERSION, len(made), 0, 0, (),
+            return Adequacy(spec.task_id, ADEQUACY_VERSION, made, 0, 0, (),
                             "the fixed code does not pass every target here: nothing measured")
-        wall = max(TIMEOUT_FACTOR * baseline.wall_seconds, TIMEOUT_FLOOR_SECONDS)
-        limits = replace(GATE_LIMITS, wall_seconds=wall)
+        limits = replace(GATE_LIMITS, wall_seconds=max(TIMEOUT_FACTOR * baseline.wall_seconds, TIMEOUT_FLOOR_SECONDS))
+        # The fail_to_pass tests alone first: they exercise the change, so most near misses fail there at a
+        # fraction of the suite's time. Only when they all pass on the fixed code run alone too, and a near
+        # miss passes them, does the whole run decide; either way the verdict is the whole run's.
+        quick = not killed(run_on(-2, None, limits, spec.fail_to_pass), spec.fail_to_pass)
         survivors, caught = [], 0
         for index, candidate in enumerate(chosen):
-            run = run_on(index, candidate.site, limits)
-            if killed(run, targets):
+            if quick and caught_early(run_on(index, candidate.site, limits, spec.fail_to_pass), spec.fail_to_pass):
+                caught += 1
+            elif killed(run_on(index, candidate.site, limits, spec.test_files), targets):
                 caught += 1
             else:
                 site = candidate.site
                 survivors.append(Survivor(site.file, site.operator, site.lineno, site.start, site.end))
-    return Adequacy(spec.task_id, ADEQUACY_VERSION, len(made), len(chosen), caught, tuple(survivors))
+    return Adequacy(spec.task_id, ADEQUACY_VERSION, made, len(chosen), caught, tuple(survivors))
 
 
 def adequacy(spec, root: Path, *, sandbox_name: str = "bwrap", mirror: Path | None = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from bench.gate.adequacy import Adequacy, Survivor, changed_lines, choose, killed
+from bench.gate.adequacy import Adequacy, Survivor, caught_early, changed_lines, killed, near_misses_of
 
 
 def test_changed_lines_are_the_fixed_files_new_or_rewritten_lines():
@@ -15,17 +15,31 @@ def test_changed_lines_are_the_fixed_files_new_or_rewritten_lines():
     assert changed_lines(before, before) == set()
 
 
-def _candidate(start: int, operator: str = "comparison"):
-    return SimpleNamespace(site=SimpleNamespace(file="m.py", start=start, end=start + 1, operator=operator,
-                                                replacement="<="))
+FIXED = "def clip(x, low, high):\n    if x < low:\n        return low\n    if x > high:\n        return high\n    return x\n"
 
 
-def test_choose_keeps_a_seeded_subset_in_source_order():
-    many = [_candidate(offset) for offset in range(40)]
-    first = choose(many, "task-1", 5)
-    assert len(first) == 5 and [c.site.start for c in first] == sorted(c.site.start for c in first)
-    assert [c.site.start for c in choose(list(reversed(many)), "task-1", 5)] == [c.site.start for c in first]
-    assert len(choose(many[:3], "task-1", 5)) == 3
+def _trees(tmp_path):
+    fixed, base = tmp_path / "fixed", tmp_path / "base"
+    for tree, text in ((fixed, FIXED), (base, FIXED.replace("x > high", "x < high"))):
+        tree.mkdir()
+        (tree / "clip.py").write_text(text)
+    spec = SimpleNamespace(task_id="task-1", mutation=None, source_files=("clip.py",))
+    return spec, fixed, base
+
+
+def test_near_misses_are_a_seeded_verified_subset_in_source_order_and_the_same_as_verifying_all(tmp_path):
+    from bench.mutate.engine import near_misses
+
+    spec, fixed, base = _trees(tmp_path)
+    made, everything = near_misses_of(spec, fixed, base, limit=100)
+    assert (made, len(everything)) == (14, 14)  # every proposed site of clip parses as intended
+    assert [c.diff for c in everything] == [c.diff for c in sorted(
+        near_misses(fixed, "clip.py", {4}), key=lambda c: (c.site.start, c.site.end, c.site.operator, c.site.replacement))]
+    made, five = near_misses_of(spec, fixed, base, limit=5)
+    assert made == 14 and len(five) == 5
+    assert [c.site.start for c in five] == sorted(c.site.start for c in five)
+    assert {c.diff for c in five} <= {c.diff for c in everything}
+    assert [c.diff for c in near_misses_of(spec, fixed, base, limit=5)[1]] == [c.diff for c in five]  # stable
 
 
 def _run(outcomes: dict[str, str], *, timed_out: bool = False, report: bool = True):
@@ -40,6 +54,15 @@ def test_a_near_miss_is_caught_by_any_target_not_passing_or_by_no_verdict():
     assert killed(_run({"t.py::a": "passed"}), targets)  # a target that did not run
     assert killed(_run({"t.py::a": "passed", "t.py::b": "passed"}, timed_out=True), targets)
     assert killed(_run({}, report=False), targets)
+
+
+def test_a_run_of_the_fail_to_pass_tests_alone_decides_only_a_kill_it_saw():
+    f2p = ("t.py::a", "t.py::b")
+    assert caught_early(_run({"t.py::a": "passed", "t.py::b": "failed"}), f2p)
+    assert caught_early(_run({}, timed_out=True), f2p)
+    assert not caught_early(_run({"t.py::a": "passed", "t.py::b": "passed"}), f2p)  # the whole run decides
+    assert not caught_early(_run({"t.py::a": "failed"}), f2p)  # b not reported: an id it could not find
+    assert not caught_early(_run({}, report=False), f2p)
 
 
 def test_the_record_round_trips_and_scores_what_it_ran():

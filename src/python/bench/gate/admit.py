@@ -166,10 +166,14 @@ def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, 
     # of the set rather than losing the task: it still runs, it is just not checked for breakage.
     pass_to_pass = [test_id for test_id in cert.sets.pass_to_pass if len(test_id) <= MAX_TEST_ID_CHARS]
     doc = dict(candidate, fail_to_pass=list(cert.sets.fail_to_pass), pass_to_pass=pass_to_pass)
-    judgement = judge_document(doc)
+    judgement = judge_document(doc, fix_side_failing=cert.sets.baseline_failing)
     if judgement is not None:
+        reason = ""
         if not judgement.admitted:  # tests flip for a feature too: the change itself must be a fix
             reason = f"not_a_bugfix:{judgement.verdict}"
+        elif judgement.mostly_failing_own_tests:  # never shrink the change's tests to a remnant silently
+            reason = f"own_tests_fail_with_fix:{len(judgement.own_tests_failing)}/{judgement.own_tests}"
+        if reason:
             record_drop(candidate, reason, root, judgement=judgement.to_json())
             return Admission(spec.task_id, False, reason, None, cert)
         doc["provenance"] = {**doc["provenance"], "judgement": judgement.to_json()}
@@ -225,12 +229,12 @@ def find_duplicate(spec: TaskSpec, cert: Certificate, root: Path,
     return None
 
 
-def judge_document(doc: dict):
+def judge_document(doc: dict, *, fix_side_failing: tuple[str, ...] = ()):
     """The admission judgement of a candidate with its certified sets (None for a kind that is not judged)."""
     from bench.spec.kind_registry import get_kind
 
     spec = spec_from_document(doc)
-    return get_kind(spec.kind).judge(spec, mirror=None)
+    return get_kind(spec.kind).judge(spec, mirror=None, fix_side_failing=fix_side_failing)
 
 
 def record_drop(candidate: dict, reason: str, root: Path, *, collection_errors: tuple[str, ...] = (),

@@ -15,11 +15,11 @@ from bench.spec.model import TaskSpec
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 
 
-def judge_spec(spec: TaskSpec, *, mirror: Path | None = None) -> Judgement:
-    return judge(fix_change(spec, mirror=mirror))
+def judge_spec(spec: TaskSpec, *, mirror: Path | None = None, fix_side_failing: tuple[str, ...] = ()) -> Judgement:
+    return judge(fix_change(spec, mirror=mirror, fix_side_failing=fix_side_failing))
 
 
-def fix_change(spec: TaskSpec, *, mirror: Path | None = None) -> FixChange:
+def fix_change(spec: TaskSpec, *, mirror: Path | None = None, fix_side_failing: tuple[str, ...] = ()) -> FixChange:
     git_dir = ensure_cache(spec, mirror=mirror).cache
     base, fix = spec.base_sha, spec.fix_sha
     message = git(["log", "-1", "--format=%B", fix], git_dir=git_dir).decode("utf-8", "replace")
@@ -36,6 +36,8 @@ def fix_change(spec: TaskSpec, *, mirror: Path | None = None) -> FixChange:
         tests_before=_texts(git_dir, base, spec.test_files),
         tests_after=_texts(git_dir, fix, spec.test_files),
         fail_to_pass=spec.fail_to_pass,
+        observed=tuple(sorted({*spec.fail_to_pass, *spec.pass_to_pass, *fix_side_failing})),
+        fix_side_failing=fix_side_failing,
     )
 
 

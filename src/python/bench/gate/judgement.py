@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from bench.spec.model import Judgement
 
-JUDGE_VERSION = "1"
+JUDGE_VERSION = "2"
 VERDICTS = ("bugfix", "feature", "breaking", "revert", "unclear")
 NEW_API_SHARE = 0.5  # this share of fail_to_pass tests needing a new public name makes a change a feature
 MIN_MESSAGE_CHARS = 15
@@ -90,6 +90,9 @@ class FixChange:
     tests_before: tuple[tuple[str, str], ...]  # (path, text) of the task's test files at base ("" if new)
     tests_after: tuple[tuple[str, str], ...]
     fail_to_pass: tuple[str, ...]
+    # every test the gate saw, and those that failed with the fix every time (left out of its sets)
+    observed: tuple[str, ...] = ()
+    fix_side_failing: tuple[str, ...] = ()
 
 
 def judge(change: FixChange) -> Judgement:
@@ -112,7 +115,20 @@ def judge(change: FixChange) -> Judgement:
     over = tuple(sorted(test_id for test_id, body in tests.items()
                         if _uses(body, new_private) or any(message in body for message in messages)))
     share = len(needing) / len(change.fail_to_pass) if change.fail_to_pass else 0.0
-    return Judgement(_verdict(project, share, bool(reversed_tests), title), tuple(signals), over, JUDGE_VERSION)
+    own = own_tests(change.tests_before, change.tests_after, change.observed or change.fail_to_pass)
+    failing = tuple(sorted(set(own) & set(change.fix_side_failing)))
+    if failing:
+        signals.append(f"own-tests-failing-with-fix:{len(failing)}/{len(own)}")
+    return Judgement(_verdict(project, share, bool(reversed_tests), title), tuple(signals), over, JUDGE_VERSION,
+                     failing, len(own))
+
+
+def own_tests(before: tuple[tuple[str, str], ...], after: tuple[tuple[str, str], ...],
+              test_ids: tuple[str, ...]) -> tuple[str, ...]:
+    """The tests among ``test_ids`` that the change adds or whose function it changes (a parametrized test's
+    cases count one each)."""
+    old, new = test_functions(before, test_ids), test_functions(after, test_ids)
+    return tuple(sorted(test_id for test_id, body in new.items() if old.get(test_id) != body))
 
 
 def _verdict(project: list[str], new_api_share: float, reversed_assertion: bool, title: str) -> str:

@@ -108,3 +108,28 @@ def test_titles():
     merge = "Merge pull request #7 from someone/fix-negative-width"
     assert readable_title(merge, f"{merge}\n\nReject negative widths\n") == "Reject negative widths fix negative width"
     assert title_category(readable_title(merge, merge)) == "bugfix"
+
+
+OLD_STYLE_TESTS = ("import unittest\nfrom shapes import area\n\n\nclass T(unittest.TestCase):\n"
+                   "    def test_old(self):\n        self.assertEqual(area(1, 1), 1)\n\n"
+                   + "".join(f"    def test_new{n}(self):\n        self.assertEquals(area({n}, 2), {2 * n})\n\n"
+                             for n in range(3)))
+OLD_STYLE_BEFORE = ("import unittest\nfrom shapes import area\n\n\nclass T(unittest.TestCase):\n"
+                    "    def test_old(self):\n        self.assertEqual(area(1, 1), 1)\n")
+
+
+def test_the_changes_own_tests_that_fail_with_the_fix_are_counted_and_most_of_them_failing_is_flagged():
+    ids = [f"tests/test_s.py::T::test_new{n}" for n in range(3)] + ["tests/test_s.py::T::test_old"]
+    change = replace(PLAIN, tests_before=(("tests/test_s.py", OLD_STYLE_BEFORE),),
+                     tests_after=(("tests/test_s.py", OLD_STYLE_TESTS),), fail_to_pass=(ids[0],),
+                     observed=tuple(ids), fix_side_failing=(ids[1], ids[2], ids[3]))
+    judged = judge(change)
+    # test_old is not the change's (unchanged), so its failure does not count; two of the three new ones fail
+    assert (judged.own_tests, judged.own_tests_failing) == (3, (ids[1], ids[2]))
+    assert "own-tests-failing-with-fix:2/3" in judged.signals and judged.mostly_failing_own_tests
+    one_failing = judge(replace(change, fix_side_failing=(ids[1],)))
+    assert (one_failing.own_tests_failing, one_failing.mostly_failing_own_tests) == ((ids[1],), False)
+    assert judge(PLAIN).to_json()["own_tests"] == 1  # the one new test, passing with the fix
+    from bench.spec.model import Judgement  # a judgement without counted tests keeps the bytes it had
+
+    assert Judgement("bugfix").to_json().keys() == {"verdict", "signals", "over_specified", "version"}

@@ -68,5 +68,5 @@ class RepositoryKind:
     def content_masks(self, spec: TaskSpec, mounts: tuple, scratch: Path) -> tuple[str, ...]:
         return ()
 
-    def judge(self, spec: TaskSpec, *, mirror: Path | None) -> Judgement | None:
+    def judge(self, spec: TaskSpec, *, mirror: Path | None, fix_side_failing: tuple[str, ...] = ()) -> Judgement | None:
         return None

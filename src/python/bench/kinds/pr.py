@@ -16,13 +16,14 @@ class PullRequestKind(RepositoryKind):
     required_keys = ("base_sha", "fix_sha")
     judged = True
 
-    def judge(self, spec: TaskSpec, *, mirror: Path | None) -> Judgement:
-        """A merged change may be a feature whose tests fail only because it does not exist yet."""
+    def judge(self, spec: TaskSpec, *, mirror: Path | None, fix_side_failing: tuple[str, ...] = ()) -> Judgement:
+        """A merged change may be a feature whose tests fail only because it does not exist yet; and its own
+        tests may fail with the fix too (``fix_side_failing``: the certificate's ``baseline_failing``)."""
         from bench.errors import SourceError
         from bench.gate.judge_inputs import judge_spec
 
         try:
-            return judge_spec(spec, mirror=mirror)
+            return judge_spec(spec, mirror=mirror, fix_side_failing=fix_side_failing)
         except SourceError as exc:  # certification read the repository, so only a spec made by hand gets here
             return Judgement("unclear", (f"unreadable: {str(exc)[:120]}",))
 

@@ -182,20 +182,26 @@ def near_misses(tree: Path, path: str, lines: set[int]) -> tuple[MutationCandida
     """Every verified mutant (all operators, every site, in source order) of the functions of ``path`` under
     ``tree`` that most closely enclose one of ``lines``: the near misses of a change to those lines
     (bench.gate.adequacy). Lines outside every function enclose nothing."""
+    module, sites = near_miss_sites(tree, path, lines)
+    return tuple(candidate for function, site in sites if (candidate := verify(function, site)) is not None)
+
+
+def near_miss_sites(tree: Path, path: str, lines: set[int]) -> tuple[ParsedModule | None, list]:
+    """The unverified sites behind :func:`near_misses`, each with its function, in source order: a caller that
+    runs only some of them verifies just those (:func:`verify`; verifying re-parses the whole file)."""
     module = load_module(Path(tree), path)
     if module is None:
-        return ()
+        return None, []
     scopes = function_scopes(module.tree)
     chosen = {id(innermost.node) for line in lines if (innermost := _innermost(scopes, line)) is not None}
-    found = []
-    for function in _function_sites(module, OPERATORS):
-        if id(function.scope.node) not in chosen:
-            continue
-        for site in function.sites:
-            edit = verified_edit(module, site)
-            if edit is not None:
-                found.append(_candidate(function, site, edit, seed=0))
-    return tuple(found)
+    return module, [(function, site) for function in _function_sites(module, OPERATORS)
+                    if id(function.scope.node) in chosen for site in function.sites]
+
+
+def verify(function: _FunctionSites, site: Site) -> MutationCandidate | None:
+    """The site as a mutant of its function, or None when no spelling of it parses to exactly the change."""
+    edit = verified_edit(function.module, site)
+    return None if edit is None else _candidate(function, site, edit, seed=0)
 
 
 def _innermost(scopes: tuple[FunctionScope, ...], line: int) -> FunctionScope | None:

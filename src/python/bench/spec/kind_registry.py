@@ -67,9 +67,9 @@ class TaskKind(Protocol):
     def content_masks(self, spec: TaskSpec, mounts: tuple, scratch: Path) -> tuple[str, ...]:
         """Sandbox paths of environment files that hold the task's answer, hidden from its scored runs."""
 
-    def judge(self, spec: TaskSpec, *, mirror: Path | None) -> Any:
+    def judge(self, spec: TaskSpec, *, mirror: Path | None, fix_side_failing: tuple[str, ...] = ()) -> Any:
         """Whether the task's change is a bug fix (a ``bench.spec.model.Judgement``), or None for a kind whose
-        tasks are faults by construction."""
+        tasks are faults by construction; ``fix_side_failing`` are the tests that fail with the fix as well."""
 
 
 K = TypeVar("K")

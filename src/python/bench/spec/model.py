@@ -19,15 +19,27 @@ class Judgement:
     signals: tuple[str, ...] = ()
     over_specified: tuple[str, ...] = ()
     version: str = ""
+    # The change's own new or changed tests that fail with the fix too (the gate leaves them out of every set:
+    # an interpreter that removed an API they call, not the fix, decides them), and how many it has in all.
+    own_tests_failing: tuple[str, ...] = ()
+    own_tests: int = 0
 
     def to_json(self) -> dict:
-        return {"verdict": self.verdict, "signals": list(self.signals), "over_specified": list(self.over_specified),
-                "version": self.version}
+        document = {"verdict": self.verdict, "signals": list(self.signals),
+                    "over_specified": list(self.over_specified), "version": self.version}
+        if self.own_tests:  # absent when nothing was counted, so judgements made before keep their bytes
+            document.update(own_tests=self.own_tests, own_tests_failing=list(self.own_tests_failing))
+        return document
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Judgement:
         return cls(data["verdict"], tuple(data.get("signals", ())), tuple(data.get("over_specified", ())),
-                   data.get("version", ""))
+                   data.get("version", ""), tuple(data.get("own_tests_failing", ())), data.get("own_tests", 0))
+
+    @property
+    def mostly_failing_own_tests(self) -> bool:
+        """Most of the change's own tests fail with the fix as well: what is left to certify is a remnant."""
+        return len(self.own_tests_failing) >= 2 and 2 * len(self.own_tests_failing) > self.own_tests
 
     @property
     def admitted(self) -> bool:
