@@ -97,7 +97,7 @@ class FixChange:
 
 def judge(change: FixChange) -> Judgement:
     signals: list[str] = []
-    if _REVERT.match(change.title) or "This reverts commit" in change.message:
+    if is_revert(change.title, change.message):
         return Judgement("revert", ("revert",), (), JUDGE_VERSION)
     project = fragment_categories(change.changed_paths) + notes_categories(change.notes)
     signals += [f"project:{category}" for category in project]
@@ -145,6 +145,11 @@ def _verdict(project: list[str], new_api_share: float, reversed_assertion: bool,
     if title in ("bugfix", "feature"):
         return title
     return "unclear"
+
+
+def is_revert(title: str, message: str) -> bool:
+    """A revert, however its quoted title reads ("Revert "Fix …"" is no fix)."""
+    return bool(_REVERT.match(title)) or "This reverts commit" in message
 
 
 def fragment_categories(paths: tuple[str, ...]) -> list[str]:

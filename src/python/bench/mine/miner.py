@@ -6,9 +6,11 @@ a pull request when it is a merge whose subject reads "Merge pull request #N …
 with "(#N)" (a squash merge). base_sha = its first parent, fix_sha = the commit itself.
 
 Filters, in the order applied (the first that fails is the commit's recorded reason): a PR merge; not older
-than `since`; a title that is not docs/CI/refactor/release chores; at least one changed non-test Python source
-file (renames without edits do not count) and one changed test file; size bounds; a bug-fix keyword only when
-`bugfix_only`; not a task the pool already admitted or dropped. Candidates that pass are ordered: a strong
+than `since`; a title that is not docs/CI/refactor/release chores; not a revert (whatever its quoted title
+says); at least one changed non-test Python source file (renames without edits do not count) and one changed
+test file; size bounds; no changelog fragment of its own calling it a feature or breaking change without one
+calling it a fix; a bug-fix keyword only when `bugfix_only`; not a task the pool already admitted or dropped.
+Candidates that pass are ordered: titles that read as a feature or refactoring last; before them a strong
 bug-fix word first, a weak one ("issue") next, none last; history order (newest first) within each group. The
 cap and the limit cut that ordered list. Duplicates (the same fix twice) are left to admission, which sees the
 certified targets.
@@ -20,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from bench.gate.judgement import fragment_categories, is_revert, title_category
 from bench.mine._history import Commit, FileChange, changed_files, default_branch, existing_paths, \
     first_parent_log, resolve
 
@@ -77,6 +80,7 @@ class Candidate:
     source_lines: int
     files_changed: int
     bugfix_keyword: str  # the first bug-fix word in title/body, "" when none
+    title_hint: str = ""  # what the title says the change is (bench.gate.judgement.title_category)
 
 
 @dataclass(frozen=True)
@@ -191,7 +195,17 @@ def build_candidate(git_dir: Path, repo: str, commit: Commit, pr: PullRequest,
         return "no_test_change"
     lines = sum(c.added + c.deleted for c in edited if c.path in source)
     keyword = bugfix_keyword(pr.title, commit.subject, commit.body)
-    return Candidate(f"{library_name(repo)}-{pr.number}", commit, pr, source, tests, lines, len(changes), keyword)
+    return Candidate(f"{library_name(repo)}-{pr.number}", commit, pr, source, tests, lines, len(changes), keyword,
+                     title_category(pr.title))
+
+
+def project_says_not_a_fix(changes: tuple[FileChange, ...]) -> str:
+    """The drop reason when the change's own changelog fragments call it a feature or a breaking change and none
+    calls it a fix ("" otherwise): admission would drop it as not a bug fix after certifying it."""
+    categories = fragment_categories(tuple(c.path for c in changes))
+    if not categories or "bugfix" in categories:
+        return ""
+    return "breaking_fragment" if "breaking" in categories else "feature_fragment"
 
 
 def since_ok(commit: Commit, since: str) -> bool:
@@ -236,8 +250,10 @@ def _screen(git_dir, repo, commit, options, seen_numbers) -> tuple[str, Candidat
         return "before_since", None
     if chore_title(pr.title) or chore_title(commit.subject):
         return "chore_title", None
+    if is_revert(pr.title, f"{commit.subject}\n{commit.body}"):
+        return "revert", None
     changes = changed_files(git_dir, commit.parents[0], commit.sha)
-    reason = screen_changes(changes, options.bounds)
+    reason = screen_changes(changes, options.bounds) or project_says_not_a_fix(changes)
     if reason:
         return reason, None
     built = build_candidate(git_dir, repo, commit, pr, changes)
@@ -251,9 +267,9 @@ def _screen(git_dir, repo, commit, options, seen_numbers) -> tuple[str, Candidat
 
 
 def order_candidates(candidates: list[Candidate]) -> list[Candidate]:
-    """Strong bug-fix words first, then weak ones, then none; history order (newest first) within each group
-    (`sorted` is stable)."""
-    return sorted(candidates, key=lambda c: bugfix_rank(c.bugfix_keyword))
+    """Titles that read as a feature or a refactoring last; before them strong bug-fix words first, then weak
+    ones, then none; history order (newest first) within each group (`sorted` is stable)."""
+    return sorted(candidates, key=lambda c: (c.title_hint in ("feature", "refactor"), bugfix_rank(c.bugfix_keyword)))
 
 
 def cap_candidates(candidates: list[Candidate], options: MineOptions) -> tuple[list[Candidate], list[Filtered]]:
@@ -314,7 +330,8 @@ def report_document(result: MineResult, options: MineOptions, metadata: dict | N
                    "candidates": len(result.candidates), "filtered": dict(sorted(reasons.items()))},
         "candidates": [
             {"task_id": c.task_id, "fix_sha": c.commit.sha, "pr_number": c.pr.number, "style": c.pr.style,
-             "pr_title": c.pr.title, "bugfix_keyword": c.bugfix_keyword, "source_lines": c.source_lines,
+             "pr_title": c.pr.title, "bugfix_keyword": c.bugfix_keyword, "title_hint": c.title_hint,
+             "source_lines": c.source_lines,
              "files_changed": c.files_changed, "metadata": (metadata or {}).get(c.task_id, {"status": "not_requested"})}
             for c in result.candidates
         ],

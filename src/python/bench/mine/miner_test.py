@@ -236,3 +236,30 @@ def test_known_task_ids_are_not_candidates_again(history):
     result = mine(history, REPO, MineOptions(limit=1, known_task_ids=frozenset({"widgets-4"})))
     assert [c.task_id for c in result.candidates] == ["widgets-2"]
     assert [f.reason for f in result.filtered if f.subject.startswith("Fix off-by-one")] == ["known_task"]
+
+
+def test_reverts_and_changes_their_project_calls_features_are_not_candidates_and_feature_titles_go_last(tmp_path):
+    git_dir = tmp_path / "quality.git"
+    git(["init", "--bare", "-q", str(git_dir)])
+    test = "def test_{}():\n    pass\n"
+    s = [_commit("main", day=1, message="initial", files={"pkg/core.py": _source(0), "tests/test_core.py": ""})]
+    s.append(_commit("main", day=2, message="Add support for widgets (#2)", parents=(":1",), files={
+        "pkg/core.py": _source(1), "tests/test_core.py": test.format("a")}))
+    s.append(_commit("main", day=3, message="Correct the total (#3)", parents=(":2",), files={
+        "pkg/core.py": _source(2), "tests/test_core.py": test.format("b")}))
+    s.append(_commit("main", day=4, message='Revert "Fix the total" (#4)', parents=(":3",), files={
+        "pkg/core.py": _source(3), "tests/test_core.py": test.format("c")}))
+    s.append(_commit("main", day=5, message="Fix: nicer output (#5)", parents=(":4",), files={
+        "pkg/core.py": _source(4), "tests/test_core.py": test.format("d"), "changes/5.feature.rst": "Nicer.\n"}))
+    s.append(_commit("main", day=6, message="Handle empty input (#6)", parents=(":5",), files={
+        "pkg/core.py": _source(5), "tests/test_core.py": test.format("e"), "changes/6.bugfix.rst": "Empty.\n",
+        "changes/6.feature.rst": "Also.\n"}))
+    git(["fast-import", "--quiet"], git_dir=git_dir, input="".join(s).encode())
+    git(["symbolic-ref", "HEAD", "refs/heads/main"], git_dir=git_dir)
+    result = mine(git_dir, REPO)
+    reasons = {f.subject: f.reason for f in result.filtered}
+    assert reasons['Revert "Fix the total" (#4)'] == "revert"  # "Fix" inside the quoted title is no fix
+    assert reasons["Fix: nicer output (#5)"] == "feature_fragment"  # the project's fragment outweighs the title
+    # a fix fragment beside a feature one keeps #6; the feature-titled #2 goes after the plain #3
+    assert [(c.task_id, c.title_hint) for c in result.candidates] == [
+        ("widgets-6", ""), ("widgets-3", ""), ("widgets-2", "feature")]
