@@ -57,10 +57,10 @@ def test_admission_on_the_cluster_writes_what_local_admission_writes(candidates,
     assert remote.returncode == 1, remote.stderr[-2000:]
     assert remote.stdout == local.stdout  # the same decisions, printed in the same order
     assert sorted(remote.stdout.splitlines()) == [
-        "admitted mutation.cachetools.5.5.0.950bce26: admitted f2p=2",
-        "admitted mutation.cachetools.5.5.0.efac2e68: admitted f2p=1",
+        "admitted mutation.cachetools.5.5.0.99e53c0f: admitted f2p=6",
+        "admitted mutation.cachetools.5.5.0.f72c231d: admitted f2p=7",
         "admitted synthetic.caesar_shift_again: admitted f2p=4",
-        "dropped  mutation.cachetools.5.5.0.6abbe5bf: too_many_targets f2p=21",
+        "dropped  mutation.cachetools.5.5.0.8e94d8bb: too_many_targets f2p=44",
     ]
     local_files, remote_files = _written(local_root), _written(cluster_root)
     assert sorted(remote_files) == sorted(local_files)

@@ -30,12 +30,12 @@ def test_download_mutate_lock_certify_admit(scratch_checkout: Path, tmp_path: Pa
     lines = sorted(admitted.stdout.splitlines())
     assert admitted.returncode == 1, admitted.stderr[-2000:]  # one candidate is dropped
     assert lines == [
-        "admitted mutation.cachetools.5.5.0.950bce26: admitted f2p=2",
-        "admitted mutation.cachetools.5.5.0.efac2e68: admitted f2p=1",
-        "dropped  mutation.cachetools.5.5.0.6abbe5bf: too_many_targets f2p=21",
+        "admitted mutation.cachetools.5.5.0.99e53c0f: admitted f2p=6",
+        "admitted mutation.cachetools.5.5.0.f72c231d: admitted f2p=7",
+        "dropped  mutation.cachetools.5.5.0.8e94d8bb: too_many_targets f2p=44",
     ]
     specs = sorted((scratch_checkout / "tasks" / "mutation-cachetools").glob("*.json"))
-    assert [p.stem for p in specs] == ["mutation.cachetools.5.5.0.950bce26", "mutation.cachetools.5.5.0.efac2e68"]
+    assert [p.stem for p in specs] == ["mutation.cachetools.5.5.0.99e53c0f", "mutation.cachetools.5.5.0.f72c231d"]
     for path in specs:
         spec = json.loads(path.read_text())
         assert 1 <= len(spec["fail_to_pass"]) <= 20
@@ -43,7 +43,7 @@ def test_download_mutate_lock_certify_admit(scratch_checkout: Path, tmp_path: Pa
         assert "original" not in spec["mutation"]  # the replaced text is named by hash, never quoted
         assert "diff" not in spec["mutation"]  # the diff quotes the library's code: it stays out of the spec
         assert (scratch_checkout / "results" / "certificates" / f"{path.stem}.json.gz").is_file()
-    drop = json.loads((scratch_checkout / "tasks" / "_dropped" / "mutation.cachetools.5.5.0.6abbe5bf.json").read_text())
+    drop = json.loads((scratch_checkout / "tasks" / "_dropped" / "mutation.cachetools.5.5.0.8e94d8bb.json").read_text())
     assert drop["reason"] == "too_many_targets"
     assert run_bench("validate", cwd=scratch_checkout, env=env).returncode == 0
 
@@ -52,7 +52,7 @@ def test_the_batch_certificate_is_what_certify_computes_for_the_task(scratch_che
     """The batch shares the release's runs between mutants; certifying one admitted task on its own, with the
     cache ignored, must give the same certificate byte for byte, and `bench certify` of the pool is all cached."""
     env = {"BENCH_ROOT": str(scratch_checkout)}
-    task = "mutation.cachetools.5.5.0.950bce26"
+    task = "mutation.cachetools.5.5.0.99e53c0f"
     if not (scratch_checkout / "results" / "certificates" / f"{task}.json.gz").is_file():
         test_download_mutate_lock_certify_admit(scratch_checkout, tmp_path)
     certificate = scratch_checkout / "results" / "certificates" / f"{task}.json.gz"

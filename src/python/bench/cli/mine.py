@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 EPILOG = """examples:
@@ -10,11 +11,16 @@ EPILOG = """examples:
   bench mine jpadilla/pyjwt --since 2022-01-01 --admit --max-targets 20      (mirror from $BENCH_MIRROR_DIR)
   bench mine dateutil/dateutil --admit --retry lock_failed --retry install_failed
   bench mine dateutil/dateutil --admit --image bookworm-py311 --retry collection_failed
-History is walked newest first along the default branch's first parents. Every candidate is written to
+History is walked newest first along the first parents of the default branch (or --branch); inside a merge of a
+maintenance or release branch ("Merge branch 'stable'") the PRs it brings in are candidates too, each with the
+parent it was made on as its base. A PR is recognised by "Merge pull request #N", a subject ending in "(#N)" or a
+"PR: #N" / "PR-URL: …/pull/N" trailer; --direct-commits adds fixes committed without a PR (task id
+<lib>-c<sha>). Defaults of the limits: --cap 25, --max-source-files 6, --max-source-lines 300, --max-files 10. Every candidate is written to
 OUT/<task_id>.json and every commit that was filtered out, with its reason, to OUT/mine-report-<lib>.json.
 Without --admit the cap limits the candidates; with --admit it limits the library's admitted tasks: candidates
 are admitted one at a time, in order, until the library holds CAP tasks. Task ids the pool already admitted
-or dropped are never candidates again, so a rerun continues where the last one stopped; `--retry lock_failed`
+or dropped are never candidates again, so a rerun continues where the last one stopped (tasks/_mining/<lib>.json
+records each run's settings, branch, head and the candidates it never tried; bench pool stats lists them); `--retry lock_failed`
 (say, after the lock collector improved) makes the drops with that reason candidates again. `--image` names
 the folder under images/ the candidates are locked, certified and scored in (default trixie-py313); an image
 with an older Python serves code that predates the default's (e.g. imports that the newer one deprecates).
@@ -35,6 +41,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-source-lines", type=int, default=300,
                    help="skip fixes changing more source lines (default 300)")
     p.add_argument("--max-files", type=int, default=10, help="skip fixes touching more files in all (default 10)")
+    p.add_argument("--branch", default=None, metavar="REF",
+                   help="the branch to walk (default: the one the mirror's HEAD names; name the main development "
+                        "branch when HEAD names a stale one)")
+    p.add_argument("--no-maintenance-merges", action="store_true",
+                   help="do not look inside merges of maintenance/release branches for the PRs they bring in")
+    p.add_argument("--direct-commits", action="store_true",
+                   help="also propose fixes committed without a PR (subject naming a fix, source and tests changed)")
     p.add_argument("--metadata", action="store_true", help="try GitHub's API for PR metadata (optional)")
     p.add_argument("--admit", action="store_true", help="admit the candidates through the gate, one at a time")
     p.add_argument("--k", type=int, default=3, help="with --admit: gate runs per side (default 3)")
@@ -52,8 +65,11 @@ def run(args: argparse.Namespace) -> int:
     from bench.errors import UsageError
     from bench.mine.metadata import MetadataSession
     from bench.environment.image import ImageError, image_folder
-    from bench.mine.miner import DEFAULT_IMAGE, Bounds, MineOptions
-    from bench.mine.pipeline import admit_candidates, mine_repository, options_with_pool, write_admission_log
+    from bench.mine.documents import DEFAULT_IMAGE
+    from bench.mine.miner import Bounds, MineOptions
+    from bench.mine.miner import library_name
+    from bench.mine.pipeline import admit_candidates, mine_repository, options_with_pool, write_admission_log, \
+        write_mining_record
     from bench.source.git import mirror_for
     from bench.variables import find_root, get
 
@@ -71,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"no mirror for {args.repo}: pass --mirror PATH or set BENCH_MIRROR_DIR")
     bounds = Bounds(args.max_source_files, args.max_source_lines, args.max_files)
     options = MineOptions(since=args.since, limit=args.limit, cap=args.cap, bugfix_only=args.bugfix_only,
-                          bounds=bounds)
+                          bounds=bounds, maintenance_merges=not args.no_maintenance_merges,
+                          direct_commits=args.direct_commits)
     root = find_root() if args.admit else None
     if root is not None:  # admission applies the cap to admitted tasks; mining skips only known task ids
         options = replace(options_with_pool(options, root, args.repo, retry), cap=10**9, already_admitted=0)
@@ -81,17 +98,19 @@ def run(args: argparse.Namespace) -> int:
         except UsageError:
             pass  # outside a checkout: nothing admitted yet
     result, paths = mine_repository(git_dir, args.repo, options, args.out,
-                                    metadata=MetadataSession(enabled=args.metadata), image=image)
+                                    metadata=MetadataSession(enabled=args.metadata), image=image, ref=args.branch)
     print(f"{args.repo}: {result.scanned} commits, {result.pr_merges} PR merges, "
           f"{len(result.candidates)} candidates → {args.out}")
     for path in paths:
         print(path)
     if root is None:
         return 0
+    report = json.loads((args.out / f"mine-report-{library_name(args.repo)}.json").read_text())
     records = admit_candidates(paths, root, args.repo, cap=args.cap, mirror=args.mirror,
                                sandbox_name=args.sandbox or get("BENCH_SANDBOX"), k=args.k,
                                max_targets=args.max_targets, retry=retry)
     write_admission_log(args.out, args.repo, records)
+    print(write_mining_record(root, args.repo, report, records))
     for record in records:
         print(f"{record.outcome:<16} {record.task_id}: {record.reason}")
     return 0

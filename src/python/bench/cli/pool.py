@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         rows = [row for row in stats["libraries"] if not args.kind or row["kind"] == args.kind]
         print_judgements(rows)
         print_adequacy(rows, stats["adequacy"])
+        print_mining(stats["mining"])
     return 0
 
 
@@ -98,6 +99,18 @@ def print_judgements(rows: list[dict]) -> None:
         totals.update(row["judgements"])
         print(f"{row['library']:<24} {row['kind']:<10} " + " ".join(f"{row['judgements'].get(n, 0):>9}" for n in columns))
     print(f"{'all':<24} {'':<10} " + " ".join(f"{totals.get(n, 0):>9}" for n in columns))
+
+
+def print_mining(runs: list[dict]) -> None:
+    """The last mining run of each library: what it walked, and the candidates it never tried."""
+    if not runs:
+        return
+    print(f"\n{'last mining run':<24} {'branch':<22} {'head':<10} {'candidates':>10} {'tried':>6} "
+          f"{'never tried':>11}  stopped")
+    for run in runs:
+        tried = sum(n for outcome, n in run["admission"].items() if outcome in ("admitted", "dropped", "error"))
+        print(f"{run['library']:<24} {run['branch'].removeprefix('refs/heads/'):<22} {run['head'][:10]:<10} "
+              f"{run['counts']['candidates']:>10} {tried:>6} {len(run['never_tried']):>11}  {run['stopped']}")
 
 
 def print_adequacy(rows: list[dict], overall: dict) -> None:
@@ -197,4 +210,6 @@ def pool_stats(specs, root) -> dict:
         "by_kind": dict(sorted(Counter(s.kind for s in specs).items())),
         "digest": sha256_of(sorted([s.task_id, spec_sha256(s)] for s in specs)),
         "adequacy": adequacy_store.summary(adequacy.values()),
+        "mining": [dict(json.loads(path.read_text()), library=path.stem)
+                   for path in sorted((root / "tasks" / "_mining").glob("*.json"))],
     }

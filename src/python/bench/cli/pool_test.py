@@ -113,3 +113,22 @@ def test_stats_and_list_show_adequacy_measured_under_the_current_certificate(tmp
     assert main(["list", "widgets-4", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {**{k: v for k, v in listed.items() if k not in (
         "adequacy", "near_miss_survivors", "weak_tests")}, "adequacy_band": "unmeasured"}
+
+
+def test_stats_list_each_librarys_last_mining_run_and_the_candidates_it_never_tried(tmp_path, monkeypatch, capsys):
+    from bench.mine.pipeline import AdmitRecord, write_mining_record
+
+    _pool(tmp_path, monkeypatch)
+    report = {"branch": "refs/heads/main", "head": "c" * 40, "options": {"cap": 2, "limit": None},
+              "counts": {"candidates": 4}, "candidates": [{"task_id": f"widgets-{n}"} for n in (4, 9, 11, 12)],
+              "filtered": []}
+    records = (AdmitRecord("widgets-4", "admitted", "admitted", 1.0), AdmitRecord("widgets-9", "admitted", "admitted", 1.0),
+               AdmitRecord("widgets-11", "over_library_cap", "cap 2 reached", 0.0),
+               AdmitRecord("widgets-12", "over_library_cap", "cap 2 reached", 0.0))
+    write_mining_record(tmp_path, "acme/widgets", report, records)
+    assert main(["pool", "stats", "--kind", "pr"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1].split() == ["widgets", "main", "cccccccccc", "4", "2", "2", "cap", "2", "reached"]
+    assert main(["pool", "stats", "--json"]) == 0
+    (run,) = json.loads(capsys.readouterr().out)["mining"]
+    assert run["never_tried"] == ["widgets-11", "widgets-12"] and run["settings"] == {"cap": 2, "limit": None}

@@ -280,14 +280,23 @@ def introduced_messages(before: tuple[tuple[str, str], ...], after: tuple[tuple[
 def test_functions(tests: tuple[tuple[str, str], ...], test_ids: tuple[str, ...]) -> dict[str, str]:
     """test id -> the source of its test function (with its class's own lines when it is a method)."""
     sources = dict(tests)
+    parsed: dict[str, tuple[ast.Module | None, list[str]]] = {}
     bodies = {}
     for test_id in test_ids:
         path, _, rest = test_id.partition("::")
         names = [part.split("[", 1)[0] for part in rest.split("::")]
-        tree = _parse(sources.get(path, ""))
+        if path not in parsed:  # one parse per file, however many of its tests are asked for
+            text = sources.get(path, "")
+            parsed[path] = (_parse(text), text.splitlines(keepends=True))
+        tree, lines = parsed[path]
         node = _find(tree, names) if tree is not None else None
-        if node is not None:
-            bodies[test_id] = ast.get_source_segment(sources[path], node) or ""
+        if node is not None:  # the node's own text, as ast.get_source_segment gives it (offsets count bytes)
+            segment = [line.encode("utf-8") for line in lines[node.lineno - 1 : node.end_lineno]]
+            if node.lineno == node.end_lineno:
+                segment = [segment[0][node.col_offset : node.end_col_offset]]
+            else:
+                segment[0], segment[-1] = segment[0][node.col_offset :], segment[-1][: node.end_col_offset]
+            bodies[test_id] = b"".join(segment).decode("utf-8", "replace")
     return bodies
 
 

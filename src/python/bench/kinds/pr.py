@@ -13,6 +13,7 @@ from bench.spec.model import Judgement, TaskSpec
 class PullRequestKind(RepositoryKind):
     name = "pr"
     provenance_source = "pull-request"
+    other_provenance_sources = ("commit",)  # a fix committed directly, in a repository that merges no PRs
     required_keys = ("base_sha", "fix_sha")
     judged = True
 

@@ -53,8 +53,12 @@ def resolve(git_dir: Path, ref: str) -> str:
 
 def first_parent_log(git_dir: Path, ref: str) -> tuple[Commit, ...]:
     """Commits on the first-parent line of `ref`, newest first (git's own order for --first-parent)."""
+    return _log(git_dir, ["--first-parent", ref])
+
+
+def _log(git_dir: Path, selection: list[str]) -> tuple[Commit, ...]:
     fmt = _FS.join(("%H", "%P", "%ct", "%s", "%b")) + _RS
-    out = git(["log", "--first-parent", "--no-color", "--encoding=UTF-8", f"--format={fmt}", ref],
+    out = git(["log", "--no-color", "--encoding=UTF-8", f"--format={fmt}", *selection],
               git_dir=git_dir).decode("utf-8", "replace")
     commits = []
     for record in out.split(_RS):
@@ -134,3 +138,14 @@ def existing_paths(git_dir: Path, sha: str, paths: tuple[str, ...]) -> frozenset
         if kind == "blob" and mode in ("100644", "100755"):
             found.add(path)
     return frozenset(found)
+
+
+def brought_in(git_dir: Path, merge: Commit) -> tuple[Commit, ...]:
+    """The commits a merge brings in from its other parents, on their first-parent lines down to what the first
+    parent already had, newest first: a maintenance branch's own history since it last met the main line."""
+    if len(merge.parents) < 2:
+        return ()
+    found: list[Commit] = []
+    for other in merge.parents[1:]:
+        found.extend(_log(git_dir, ["--first-parent", other, f"^{merge.parents[0]}"]))
+    return tuple(found)

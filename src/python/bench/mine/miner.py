@@ -19,15 +19,14 @@ certified targets.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from bench.gate.judgement import fragment_categories, is_revert, title_category
-from bench.mine._history import Commit, FileChange, changed_files, default_branch, existing_paths, \
+from bench.mine._history import Commit, FileChange, brought_in, changed_files, default_branch, existing_paths, \
     first_parent_log, resolve
+from bench.mine.pull_requests import PullRequest, is_branch_merge, parse_pull_request  # noqa: F401 (re-exported)
 
-MERGE_SUBJECT = re.compile(r"^Merge pull request #(\d+)\b")
-SQUASH_SUBJECT = re.compile(r"\(#(\d+)\)\s*$")
 # Conventional-commit prefixes that mean "no behaviour change"; always skipped.
 CHORE_PREFIX = re.compile(r"^\s*(docs?|ci|chore|build|style|test|tests)(\([^)]*\))?!?\s*:", re.IGNORECASE)
 # Words that usually mean "no behaviour change"; skipped unless the title also names a bug.
@@ -38,6 +37,7 @@ BUGFIX_WORDS = re.compile(r"\b(fix\w*|bug\w*|issue\w*|regression\w*|error\w*|cra
                           re.IGNORECASE)
 # "issue" often names a feature request ("Issue 12: add foo"): a weaker hint than the others, ordered after them.
 WEAK_BUGFIX_WORDS = ("issue",)
+COMMIT = "commit"  # the style of a direct commit's stand-in PullRequest (number 0)
 TEST_DIRS = frozenset({"test", "tests", "testing"})
 # Python that is not the library: documentation, examples, packaging and tooling scripts.
 NON_SOURCE_DIRS = frozenset({"docs", "doc", "examples", "example", "benchmarks", "benchmark", "scripts", "tools",
@@ -61,13 +61,8 @@ class MineOptions:
     bugfix_only: bool = False
     bounds: Bounds = field(default_factory=Bounds)
     known_task_ids: frozenset[str] = frozenset()  # admitted or dropped before: not candidates again
-
-
-@dataclass(frozen=True)
-class PullRequest:
-    number: int
-    style: str  # "merge" | "squash"
-    title: str  # the PR title: the merge commit's first body line, else the subject without "(#N)"
+    maintenance_merges: bool = True  # look inside merges of maintenance/release branches for their PRs
+    direct_commits: bool = False  # also commits that land a fix without a PR (a strong bug-fix word required)
 
 
 @dataclass(frozen=True)
@@ -81,6 +76,7 @@ class Candidate:
     files_changed: int
     bugfix_keyword: str  # the first bug-fix word in title/body, "" when none
     title_hint: str = ""  # what the title says the change is (bench.gate.judgement.title_category)
+    via: str = ""  # the branch merge that brought it to the main line ("" when it is on it)
 
 
 @dataclass(frozen=True)
@@ -102,18 +98,6 @@ class MineResult:
 
 
 # ---------------------------------------------------------------------------------------------- classification
-
-def parse_pull_request(commit: Commit) -> PullRequest | None:
-    """The PR a first-parent commit merged, from its subject; None for a direct commit."""
-    merge = MERGE_SUBJECT.match(commit.subject)
-    if merge and len(commit.parents) > 1:
-        title = commit.body.splitlines()[0].strip() if commit.body else commit.subject
-        return PullRequest(int(merge.group(1)), "merge", title)
-    squash = SQUASH_SUBJECT.search(commit.subject)
-    if squash and commit.parents:
-        return PullRequest(int(squash.group(1)), "squash", commit.subject[:squash.start()].strip())
-    return None
-
 
 def is_test_file(path: str) -> bool:
     parts = PurePosixPath(path).parts
@@ -195,8 +179,13 @@ def build_candidate(git_dir: Path, repo: str, commit: Commit, pr: PullRequest,
         return "no_test_change"
     lines = sum(c.added + c.deleted for c in edited if c.path in source)
     keyword = bugfix_keyword(pr.title, commit.subject, commit.body)
-    return Candidate(f"{library_name(repo)}-{pr.number}", commit, pr, source, tests, lines, len(changes), keyword,
+    return Candidate(task_id_of(repo, commit, pr), commit, pr, source, tests, lines, len(changes), keyword,
                      title_category(pr.title))
+
+
+def task_id_of(repo: str, commit: Commit, pr: PullRequest) -> str:
+    """``<library>-<PR number>``; a direct commit has no number: ``<library>-c<first 10 hex of its sha>``."""
+    return f"{library_name(repo)}-{pr.number}" if pr.style != COMMIT else f"{library_name(repo)}-c{commit.sha[:10]}"
 
 
 def project_says_not_a_fix(changes: tuple[FileChange, ...]) -> str:
@@ -219,32 +208,47 @@ def _normal_since(since: str) -> str:
 # --------------------------------------------------------------------------------------------------------- mine
 
 def mine(git_dir: Path, repo: str, options: MineOptions = MineOptions(), *, ref: str | None = None) -> MineResult:
-    """Scan `git_dir`'s first-parent history and return the ordered candidates and every filtered commit."""
+    """Scan `git_dir`'s first-parent history (and, inside merges of maintenance branches, the commits they bring
+    in) and return the ordered candidates and every filtered commit."""
     branch = ref or default_branch(git_dir)
     commits = first_parent_log(git_dir, branch)
     filtered: list[Filtered] = []
     passed: list[Candidate] = []
     pr_merges = 0
     seen_numbers: set[int] = set()
-    for commit in commits:
+    for commit, via in _walk(git_dir, commits, options):
         reason, candidate = _screen(git_dir, repo, commit, options, seen_numbers)
-        pr_merges += reason != "not_a_pr_merge"
+        pr_merges += reason not in ("not_a_pr_merge", "branch_merge")
         if candidate is None:
             filtered.append(Filtered(commit.sha, commit.subject, reason))
         else:
-            seen_numbers.add(candidate.pr.number)
-            passed.append(candidate)
+            if candidate.pr.style != COMMIT:
+                seen_numbers.add(candidate.pr.number)
+            passed.append(replace(candidate, via=via))
     kept, cut = cap_candidates(order_candidates(passed), options)
     filtered.extend(cut)
     return MineResult(repo, branch, resolve(git_dir, branch), len(commits), pr_merges, tuple(kept),
                       tuple(filtered))
 
 
+def _walk(git_dir: Path, commits: tuple[Commit, ...], options: MineOptions):
+    """Each first-parent commit, newest first; after a branch merge, the commits it brings in (``via`` it)."""
+    for commit in commits:
+        yield commit, ""
+        if options.maintenance_merges and is_branch_merge(commit):
+            for inner in brought_in(git_dir, commit):
+                yield inner, commit.sha
+
+
 def _screen(git_dir, repo, commit, options, seen_numbers) -> tuple[str, Candidate | None]:
+    if is_branch_merge(commit):
+        return "branch_merge", None
     pr = parse_pull_request(commit)
     if pr is None:
-        return "not_a_pr_merge", None
-    if pr.number in seen_numbers:  # a later revert/re-land naming the same PR: keep the newest
+        if not (options.direct_commits and len(commit.parents) == 1):
+            return "not_a_pr_merge", None
+        pr = PullRequest(0, COMMIT, commit.subject.strip())
+    if pr.style != COMMIT and pr.number in seen_numbers:  # a later revert/re-land naming the same PR: newest
         return "pr_number_seen", None
     if not since_ok(commit, options.since):
         return "before_since", None
@@ -252,6 +256,8 @@ def _screen(git_dir, repo, commit, options, seen_numbers) -> tuple[str, Candidat
         return "chore_title", None
     if is_revert(pr.title, f"{commit.subject}\n{commit.body}"):
         return "revert", None
+    if pr.style == COMMIT and bugfix_rank(bugfix_keyword(commit.subject)) != 0:
+        return "direct_commit_not_a_fix", None  # without a PR's review, only a subject that names a fix
     changes = changed_files(git_dir, commit.parents[0], commit.sha)
     reason = screen_changes(changes, options.bounds) or project_says_not_a_fix(changes)
     if reason:
@@ -280,60 +286,3 @@ def cap_candidates(candidates: list[Candidate], options: MineOptions) -> tuple[l
     reason = "over_limit" if options.limit is not None and room == options.limit else "over_library_cap"
     cut = [Filtered(c.commit.sha, c.commit.subject, reason) for c in candidates[room:]]
     return kept, cut
-
-
-# ---------------------------------------------------------------------------------------------------- documents
-
-# Candidates are scored on the default image unless their code needs an older interpreter (`bench mine --image`).
-DEFAULT_IMAGE = "trixie-py313"
-
-
-def candidate_document(candidate: Candidate, repo: str, *, image: str = DEFAULT_IMAGE) -> dict:
-    """The candidate as a task spec document (kind pr) for `bench admit`."""
-    commit = candidate.commit
-    return {
-        "schema_version": 1,
-        "task_id": candidate.task_id,
-        "kind": "pr",
-        "repo": repo,
-        "base_sha": commit.parents[0],
-        "fix_sha": commit.sha,
-        "source_files": list(candidate.source_files),
-        "test_files": list(candidate.test_files),
-        "fail_to_pass": [],
-        "pass_to_pass": [],
-        "image": image,
-        "lockfile": f"lockfiles/tasks/{candidate.task_id}.lock",
-        "provenance": {
-            "source": "pull-request",
-            "pr_number": candidate.pr.number,
-            "url": f"https://github.com/{repo}/pull/{candidate.pr.number}",
-            "merged_at": commit.committed_at,
-            "title": commit.subject,
-        },
-    }
-
-
-def report_document(result: MineResult, options: MineOptions, metadata: dict | None = None) -> dict:
-    """The mine report: counts, every candidate with why it looks like a fix, every filtered commit's reason."""
-    reasons: dict[str, int] = {}
-    for item in result.filtered:
-        reasons[item.reason] = reasons.get(item.reason, 0) + 1
-    return {
-        "repo": result.repo,
-        "branch": result.branch,
-        "head": result.head,
-        "options": {"since": options.since, "limit": options.limit, "cap": options.cap,
-                    "already_admitted": options.already_admitted, "bugfix_only": options.bugfix_only,
-                    "bounds": vars(options.bounds)},
-        "counts": {"commits_scanned": result.scanned, "pr_merges": result.pr_merges,
-                   "candidates": len(result.candidates), "filtered": dict(sorted(reasons.items()))},
-        "candidates": [
-            {"task_id": c.task_id, "fix_sha": c.commit.sha, "pr_number": c.pr.number, "style": c.pr.style,
-             "pr_title": c.pr.title, "bugfix_keyword": c.bugfix_keyword, "title_hint": c.title_hint,
-             "source_lines": c.source_lines,
-             "files_changed": c.files_changed, "metadata": (metadata or {}).get(c.task_id, {"status": "not_requested"})}
-            for c in result.candidates
-        ],
-        "filtered": [{"sha": f.sha, "subject": f.subject, "reason": f.reason} for f in result.filtered],
-    }

@@ -5,30 +5,16 @@ import pytest
 
 from bench.mine import miner
 from bench.mine._history import Commit, FileChange, changed_files, first_parent_log
-from bench.mine.miner import Bounds, MineOptions, candidate_document, mine, report_document
+from bench.mine.documents import candidate_document, report_document
+from bench.mine.miner import Bounds, MineOptions, mine
 from bench.source.git_command import git
 from bench.spec.load import spec_from_document
+from bench.testing.git_history import fast_import_commit
 
 REPO = "acme/widgets"
-BASE_EPOCH = 1_700_000_000  # 2023-11-14; one day per commit
 
 
-def _commit(c: str, *, day: int, message: str, files: dict, parents=(), deletes=(), renames=()) -> str:
-    """One fast-import commit with fixed author/committer dates (fast-import needs no work tree)."""
-    when = f"{BASE_EPOCH + day * 86400} +0000"
-    data = message.encode()
-    lines = [f"commit refs/heads/{c}", f"mark :{day}", f"author Dev <dev@example.invalid> {when}",
-             f"committer Dev <dev@example.invalid> {when}", f"data {len(data)}", message]
-    for index, parent in enumerate(parents):
-        lines.append(("from " if index == 0 else "merge ") + parent)
-    for old, new in renames:
-        lines.append(f"R {old} {new}")
-    for path in deletes:
-        lines.append(f"D {path}")
-    for path, text in files.items():
-        blob = text.encode()
-        lines += [f"M 100644 inline {path}", f"data {len(blob)}", text]
-    return "\n".join(lines) + "\n"
+_commit = fast_import_commit
 
 
 def _source(n: int) -> str:

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from bench.errors import BenchError
 from bench.mine.metadata import MetadataSession
-from bench.mine.miner import DEFAULT_IMAGE, MineOptions, MineResult, candidate_document, library_name, mine, report_document
+from bench.mine.documents import DEFAULT_IMAGE, candidate_document, report_document
+from bench.mine.miner import MineOptions, MineResult, library_name, mine
 from bench.store.action_cache import write_atomic
 
 
@@ -59,9 +60,9 @@ def admitted_count(root: Path, repo: str) -> int:
 
 def mine_repository(git_dir: Path, repo: str, options: MineOptions, out: Path, *,
                     metadata: MetadataSession | None = None,
-                    image: str = DEFAULT_IMAGE) -> tuple[MineResult, tuple[Path, ...]]:
+                    image: str = DEFAULT_IMAGE, ref: str | None = None) -> tuple[MineResult, tuple[Path, ...]]:
     """Mine and write `out/<task_id>.json` per candidate plus `out/mine-report-<lib>.json`."""
-    result = mine(git_dir, repo, options)
+    result = mine(git_dir, repo, options, ref=ref)
     session = metadata or MetadataSession(enabled=False)
     looked_up = {c.task_id: session.lookup(repo, c.pr.number) for c in result.candidates}
     out.mkdir(parents=True, exist_ok=True)
@@ -131,3 +132,37 @@ def options_with_pool(options: MineOptions, root: Path, repo: str, retry: tuple[
 
 def _json(data) -> bytes:
     return (json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+def write_mining_record(root: Path, repo: str, report: dict, records: tuple[AdmitRecord, ...]) -> Path:
+    """`tasks/_mining/<library>.json`: the last mining run of a library — its settings, the branch and head it
+    walked, its counts, and what admission did with each candidate, so candidates never tried (admission
+    stopped at the cap, or the miner's limit cut them) stay visible in `bench pool stats`."""
+    outcomes: dict[str, list[str]] = {}
+    for record in records:
+        outcomes.setdefault(record.outcome, []).append(record.task_id)
+    cut = [f["sha"] for f in report["filtered"] if f["reason"] in ("over_limit", "over_library_cap")]
+    never = outcomes.get("over_library_cap", []) if records else [c["task_id"] for c in report["candidates"]]
+    document = {
+        "repo": repo, "branch": report["branch"], "head": report["head"], "settings": report["options"],
+        "counts": report["counts"],
+        "admission": {outcome: len(ids) for outcome, ids in sorted(outcomes.items())},
+        "never_tried": sorted(never),
+        "cut_by_miner": len(cut),
+        "stopped": _stopped(report, records),
+    }
+    path = root / "tasks" / "_mining" / f"{library_name(repo)}.json"
+    write_atomic(path, _json(document))
+    return path
+
+
+def _stopped(report: dict, records: tuple[AdmitRecord, ...]) -> str:
+    capped = [r for r in records if r.outcome == "over_library_cap"]
+    if capped:
+        return capped[0].reason  # "cap N reached"
+    if not records:
+        return "not admitted (mined only)"
+    reasons = {f["reason"] for f in report["filtered"]}
+    if "over_limit" in reasons:
+        return f"miner limit {report['options']['limit']}"
+    return "every candidate tried"

@@ -116,7 +116,7 @@ def _check_kind_rules(doc: Mapping[str, Any], path: str) -> None:
             raise SpecError(f"{key!r} is a required property of a {kind.name} task", kind="missing_key", path=path,
                             pointer="/")
     source = doc.get("provenance", {}).get("source") if isinstance(doc.get("provenance"), dict) else None
-    if isinstance(source, str) and source != kind.provenance_source:
+    if isinstance(source, str) and source not in (kind.provenance_source, *getattr(kind, "other_provenance_sources", ())):
         raise SpecError(f"provenance.source of a {kind.name} task is {kind.provenance_source!r}, not {source!r}",
                         kind="bad_value", path=path, pointer="/provenance/source")
 
