@@ -21,11 +21,15 @@ PYTHON_RELEASED = {"3.11": "2022-10-24", "3.12": "2023-10-02", "3.13": "2024-10-
 
 
 def build_cutoff(python: str, cutoff: str | None) -> str | None:
-    """The cut-off for build requirements when it must be later than ``cutoff`` (None when it need not)."""
+    """The cut-off for build requirements when it must be later than ``cutoff`` (None when it need not). A lock
+    without a cut-off (its date's resolution failed) gets the floor too: the newest setuptools breaks old
+    projects as surely as an ancient one, and the floor's pass also applies the backend caps."""
     released = PYTHON_RELEASED.get(python)
-    if not cutoff or not released:
+    if not released:
         return None
     floor = normalise_cutoff(released)
+    if not cutoff:
+        return floor
     return floor if floor > cutoff else None
 
 

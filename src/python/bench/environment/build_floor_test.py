@@ -14,7 +14,8 @@ six==1.12.0 \\
 def test_build_requirements_get_a_later_cutoff_only_when_the_task_predates_the_interpreter():
     assert floor.build_cutoff("3.13", "2019-04-23T15:58:38Z") == "2024-10-07T00:00:00Z"
     assert floor.build_cutoff("3.13", "2025-01-01T00:00:00Z") is None  # newer than the interpreter already
-    assert floor.build_cutoff("3.13", None) is None  # no cut-off: everything is current anyway
+    # no cut-off (the task's date did not resolve): the build tools still get the floor and its caps
+    assert floor.build_cutoff("3.11", None) == "2022-10-24T00:00:00Z"
     assert floor.build_cutoff("3.99", "2019-04-23T15:58:38Z") is None  # unknown series: left as it was
 
 
