@@ -133,8 +133,19 @@ def compile_with(
         # Prepare sdist metadata with the tool venv's own (current) setuptools instead of an isolated one
         # fetched as of the cut-off; the versions chosen are the same, only how their metadata is read differs.
         result = _compile_once(context, pip_compile, mounts, step, proxy_socket, used, build_isolation=False)
+    if not result.ok and _pip_tools.sdist_metadata_failed(output_tail(result, lines=200)):
+        # Still no metadata: the package may come from a file that sets up another environment (a benchmark's
+        # compiled dependencies in the root requirements.txt); lock without those files, saying so.
+        kept = tuple(i for i in inputs if not _pip_tools.environment_file(i.origin))
+        if kept and len(kept) < len(inputs):
+            package, cause = _pip_tools.metadata_failure(output_tail(result, lines=200))
+            why = f"left out: metadata of {package or 'a package'} could not be generated"
+            dropped = dropped + tuple(LockInput(i.requirement, f"{i.origin}: {why}") for i in inputs if i not in kept)
+            inputs = kept
+            (step / _pip_tools.INPUT_NAME).write_text(_pip_tools.requirements_in(tuple(i.requirement for i in inputs)))
+            result = _compile_once(context, pip_compile, mounts, step, proxy_socket, used, build_isolation=False)
     if not result.ok:
-        raise EnvironmentBuildError(f"pip-compile failed:\n{output_tail(result)}")
+        raise EnvironmentBuildError(_failure(output_tail(result, lines=200), output_tail(result)))
     body = (step / _pip_tools.OUTPUT_NAME).read_text(encoding="utf-8")
     header = lock_header(python, used, title)
     later = build_floor.build_cutoff(python, used)
@@ -186,6 +197,16 @@ def _compile_once(context, pip_compile, mounts, step: Path, proxy_socket: Path, 
     argv = _pip_tools.compile_argv(pip_compile, uploaded_prior_to=cutoff, build_isolation=build_isolation)
     return run_step(context, argv, what="pip-compile", workdir=step, mounts=mounts, env=STEP_ENV,
                     proxy_socket=proxy_socket, check=False)
+
+
+def _failure(output: str, tail: str) -> str:
+    """The error of a failed pip-compile, its first line naming what failed (the package whose metadata could
+    not be generated, and why, when pip's output says)."""
+    if _pip_tools.sdist_metadata_failed(output):
+        package, cause = _pip_tools.metadata_failure(output)
+        return (f"pip-compile failed: metadata of {package or 'a package (pip does not say which)'} could not be "
+                f"generated: {cause or 'no error line in the output'}\n{tail}")
+    return f"pip-compile failed:\n{tail}"
 
 
 def _key(item: LockInput) -> tuple[str, str]:

@@ -144,3 +144,33 @@ def pinned_requirement(name: str, version: str, sha256: str, marker: str = "") -
     """One install line pinned to exactly one file (the one chosen from the wheelhouse)."""
     where = f" ; {marker}" if marker else ""
     return f"{name}=={version}{where} --hash=sha256:{sha256}"
+
+
+_FAILED_BUILD = re.compile(r"Failed to build '([^']+)'")
+_METADATA_PACKAGE = re.compile(r"generating package metadata\.?\s*\n\s*╰─>\s*([A-Za-z0-9][A-Za-z0-9_.\-]*(?:==[^\s]+)?)")
+_CAUSE = re.compile(r"^\s*((?:[A-Za-z_][\w.]*(?:Error|Exception|Warning)|error): .+?)\s*$", re.MULTILINE)
+_NOT_A_CAUSE = ("pip._internal", "error: subprocess-exited-with-error", "error: metadata-generation-failed")
+
+
+def metadata_failure(output: str) -> tuple[str, str]:
+    """(the package whose metadata could not be generated, the last error its build backend printed), each ""
+    when pip's output does not say."""
+    named = _FAILED_BUILD.search(output) or _METADATA_PACKAGE.search(output)
+    package = named.group(1) if named and "See above" not in named.group(1) else ""
+    causes = [m.group(1) for m in _CAUSE.finditer(output) if not m.group(1).startswith(_NOT_A_CAUSE)
+              and "pip._internal" not in m.group(1)]
+    return package, causes[-1] if causes else ""
+
+
+_TEST_WORDS = re.compile(r"test", re.IGNORECASE)
+
+
+def environment_file(origin: str) -> bool:
+    """A requirements file that sets up an environment other than the tests' — ``requirements.txt``,
+    ``requirements-dev.txt``, ``requirements/benchmark.txt``, ``docs/requirements.txt`` — as opposed to the
+    tests' own file or the project's metadata (pyproject, setup.py extras)."""
+    parts = origin.split("/")
+    name = parts[-1]
+    if not name.endswith((".txt", ".in")) or _TEST_WORDS.search(origin):
+        return False
+    return len(parts) == 1 or parts[0].lower() in ("requirements", "reqs", "docs", "doc", "benchmarks", "bench")

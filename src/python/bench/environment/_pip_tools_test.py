@@ -106,3 +106,44 @@ def test_an_sdist_whose_metadata_cannot_be_prepared_is_told_apart_from_an_unreso
     argv = _pip_tools.compile_argv("pc", uploaded_prior_to=None, build_isolation=False)
     assert "--no-build-isolation" in argv and argv[-1] == _pip_tools.INPUT_NAME
     assert "--no-build-isolation" not in _pip_tools.compile_argv("pc", uploaded_prior_to=None)
+
+
+METADATA_FAILED = """  error: subprocess-exited-with-error
+
+  × Getting requirements to build wheel did not run successfully.
+  │ exit code: 1
+  ╰─> [6 lines of output]
+      Traceback (most recent call last):
+        File "<string>", line 3, in <module>
+      ModuleNotFoundError: No module named 'distutils'
+      [end of output]
+
+  note: This error originates from a subprocess, and is likely not a problem with pip.
+error: metadata-generation-failed
+
+× Encountered error while generating package metadata.
+╰─> pyobjc-core==9.0
+
+note: This is an issue with the package mentioned above, not pip.
+pip._internal.exceptions.MetadataGenerationFailed: metadata generation failed
+"""
+
+
+def test_a_metadata_failure_names_the_package_and_the_backends_error():
+    from bench.environment._pip_tools import metadata_failure
+
+    assert metadata_failure(METADATA_FAILED) == ("pyobjc-core==9.0", "ModuleNotFoundError: No module named 'distutils'")
+    built = "pip._internal.exceptions.FailedToPrepareCandidate: Failed to build 'simplejson' when getting requirements"
+    assert metadata_failure(built) == ("simplejson", "")
+    assert metadata_failure("error: metadata-generation-failed\n╰─> See above for output.\n") == ("", "")
+
+
+def test_environment_files_are_the_root_and_requirements_folder_files_that_are_not_the_tests():
+    from bench.environment._pip_tools import environment_file
+
+    for origin in ("requirements.txt", "requirements-dev.txt", "dev-requirements.in", "requirements/benchmark.txt",
+                   "docs/requirements.txt"):
+        assert environment_file(origin), origin
+    for origin in ("requirements-test.txt", "tests/requirements.txt", "requirements/tests.txt", "pyproject.toml",
+                   "setup.py extras_require[test]", "src/pkg/data.txt"):
+        assert not environment_file(origin), origin

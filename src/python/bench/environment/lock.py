@@ -185,3 +185,18 @@ def synthetic_lock(image, sandbox_name: str = "bwrap", *, cache_dir: Path | None
     with tempfile.TemporaryDirectory(prefix="bench-empty-repo-") as empty:
         return resolve_lock(Path(empty), image=image, sandbox_name=sandbox_name, cutoff=SYNTHETIC_CUTOFF,
                             cache_dir=cache_dir, title=SYNTHETIC_LOCK_TITLE)
+
+
+_REPOSITORY_FRAME = re.compile(r'File "/work/repo/[^"]+"')
+_OLD_CODE_ERRORS = re.compile(r"^\s*((?:ImportError|ModuleNotFoundError|SyntaxError|AttributeError|NameError|"
+                              r"TypeError)(?::.*)?)$", re.MULTILINE)
+
+
+def old_code_failure(message: str) -> str:
+    """The error line when collecting a repository's requirements failed inside its own code (its setup.py or
+    package no longer runs on the image's Python: ``import imp``, ``distutils``, removed aliases), else "".
+    That is the candidate's code being too old for the image, not a lock that could not be resolved."""
+    if not message.startswith("collecting the test requirements") or not _REPOSITORY_FRAME.search(message):
+        return ""
+    errors = _OLD_CODE_ERRORS.findall(message)
+    return errors[-1].strip() if errors else ""

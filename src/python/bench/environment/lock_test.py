@@ -144,3 +144,14 @@ def test_a_late_package_nobody_names_is_locked_as_of_the_interpreters_release(tm
     assert (versions["cryptography"], versions["six"]) == ("37.0.2", "1.16.0")
     assert result.text.splitlines()[2] == ("# cffi, setuptools and their requirements from files uploaded before "
                                            "2024-10-07T00:00:00Z, when Python 3.13 was released.")
+
+
+def test_old_code_that_fails_while_its_requirements_are_read_is_told_from_a_failed_lock():
+    from bench.environment.lock import old_code_failure
+
+    message = ("collecting the test requirements of repo failed (exit code 1):\nTraceback (most recent call last):\n"
+               '  File "/work/repo/setup.py", line 4, in <module>\n    import imp\n'
+               "ModuleNotFoundError: No module named 'imp'\n")
+    assert old_code_failure(message) == "ModuleNotFoundError: No module named 'imp'"
+    assert old_code_failure("pip-compile failed:\nModuleNotFoundError: No module named 'imp'") == ""
+    assert old_code_failure(message.replace("/work/repo/setup.py", "/env/lib/site.py")) == ""

@@ -86,13 +86,22 @@ def gate_candidate(candidate: dict, root: Path, *, k: int, sandbox_name: str, mi
         try:
             lock_candidate(spec, root, sandbox_name=sandbox_name, mirror=mirror)
         except EnvironmentBuildError as error:  # unresolvable test dependencies: a drop like a failed install
-            return Gated(spec, None, f"lock_failed: {failure_summary(str(error))}", b"")
+            return Gated(spec, None, lock_drop_reason(str(error)), b"")
     outcome = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
     attempts = later_attempts(outcome.certificate.decision.reason) if relock else ()
     if attempts:
         outcome = _with_later_releases(spec, root, outcome, attempts, k=k, sandbox_name=sandbox_name,
                                        mirror=mirror, max_targets=max_targets)
     return Gated(spec, outcome.certificate, "", (root / spec.lockfile).read_bytes())
+
+
+def lock_drop_reason(message: str) -> str:
+    """``old_code_does_not_run: <error>`` when the repository's own code failed while its requirements were
+    read (too old for the image: try an older image), else ``lock_failed: <what pip said>``."""
+    from bench.environment.lock import old_code_failure
+
+    cause = old_code_failure(message)
+    return f"old_code_does_not_run: {cause}" if cause else f"lock_failed: {failure_summary(message)}"
 
 
 def finish(candidate: dict, gated: Gated, root: Path, *, k: int, sandbox_name: str,
