@@ -20,9 +20,13 @@ def _test(name: str) -> str:
     return f"def test_{name}():\n    pass\n"
 
 
+def _initial() -> str:
+    return commit("main", day=1, message="initial", files={"pkg/core.py": _code(0), "tests/test_core.py": _test("a")})
+
+
 def _stable_history(tmp_path):
     """main: initial → a PR → Merge branch 'stable'; stable (from initial): a PR merged into it, a squash."""
-    s = [commit("main", day=1, message="initial", files={"pkg/core.py": _code(0), "tests/test_core.py": _test("a")})]
+    s = [_initial()]
     s.append(commit("stable", day=2, message="Fix rounding of totals (#30)", parents=(":1",), files={
         "pkg/core.py": _code(1), "tests/test_core.py": _test("b")}))
     s.append(commit("topic", day=3, message="fix the parser", parents=(":2",), files={
@@ -75,7 +79,7 @@ def test_a_pr_is_recognised_by_its_subject_its_merge_message_or_its_trailer():
 
 
 def test_direct_fix_commits_are_candidates_only_when_asked_and_only_when_their_subject_names_a_fix(tmp_path):
-    s = [commit("main", day=1, message="initial", files={"pkg/core.py": _code(0), "tests/test_core.py": _test("a")})]
+    s = [_initial()]
     s.append(commit("main", day=2, message="Fix issue 12: totals off by one", parents=(":1",), files={
         "pkg/core.py": _code(1), "tests/test_core.py": _test("b")}))
     s.append(commit("main", day=3, message="Tidy core", parents=(":2",), files={
