@@ -206,12 +206,12 @@ def adequacy(spec, root: Path, *, sandbox_name: str = "bwrap", mirror: Path | No
     import json
 
     from bench.gate.certify import certificate_key
-    from bench.mutate.engine import ENGINE_VERSION
+    from bench.mutate.engine import NEAR_MISS_VERSION
     from bench.store.action_cache import ActionCache
 
     cache = ActionCache("adequacy")
     key = cache.key({"certificate": certificate_key(spec, root, k=1, sandbox_name=sandbox_name),
-                     "adequacy_version": ADEQUACY_VERSION, "engine_version": ENGINE_VERSION,
+                     "adequacy_version": ADEQUACY_VERSION, "engine_version": NEAR_MISS_VERSION,
                      "limit": MAX_NEAR_MISSES})
     if use_cache and (hit := cache.get(key)) is not None:
         return Adequacy.from_json(json.loads(hit))

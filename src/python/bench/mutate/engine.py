@@ -22,11 +22,15 @@ from bench.mutate._stringy import stringy_names
 from bench.mutate.operators import LAST_RESORT, OPERATORS, WEIGHTS, function_facts, sites_of
 from bench.mutate.scope import FunctionScope, function_scopes
 from bench.mutate.exact_edit import ParsedModule, load_module, verified_edit
+from bench.mutate.readability import planted_on_sight
 from bench.operators.sites import Edit, Site
 from bench.source.mutation_site import text_sha256
 from bench.spec.model import MutationSite
 
-ENGINE_VERSION = "2"
+ENGINE_VERSION = "3"
+# What near_misses proposes (all operators, every site: readability filters do not apply to a near miss of a fix).
+# Adequacy results are keyed by it; bump it when that set changes, not when only the injected bugs do.
+NEAR_MISS_VERSION = "2"
 
 
 @dataclass(frozen=True)
@@ -140,7 +144,8 @@ def _choose(function: _FunctionSites, seed: int) -> MutationCandidate | None:
     )
     for site in ordered:
         edit = verified_edit(function.module, site)
-        if edit is not None:
+        if edit is not None and not planted_on_sight(function.module, function.scope.node, function.scope.own_nodes,
+                                                     site, edit[2]):
             return _candidate(function, site, edit, seed)
     return None
 
