@@ -6,7 +6,8 @@ A mutant is a **giveaway** when its text alone marks the site, by one of two rul
 the mutant was made from (the pinned sdist, fetched into the harness's cache):
 
 * ``return None`` in a function that returns a value on every other path: no other ``return`` in it is bare or
-  returns ``None``, and its body cannot run off its end (its last statement is a ``return`` or a ``raise``);
+  returns ``None``, and its body cannot run off its end (``bench.mutate.operators.can_fall_through``: its last
+  statement returns or raises, on every branch of a final ``if``, ``try`` or ``with``);
 * a condition wrapped as ``not (...)`` in a file that writes no other condition that way.
 
 Prints, per operator and overall, how many mutation tasks there are and how many are giveaways; ``--list``
@@ -58,7 +59,9 @@ def returns_none_elsewhere(function, site_line: int) -> bool:
         if node.lineno != site_line and (node.value is None or
                                          (isinstance(node.value, ast.Constant) and node.value.value is None)):
             return True
-    return not isinstance(function.body[-1], (ast.Return, ast.Raise))
+    from bench.mutate.operators import can_fall_through
+
+    return can_fall_through(function.body)  # running off its end returns None
 
 
 def is_giveaway(spec, text: str) -> tuple[bool, str]:

@@ -288,7 +288,7 @@ def many(a, b, items):
 
 class Box:
     def __init__(self, size):
-        self.size = size + 1
+        self.size = size * 2
 
     def __repr__(self):
         return "Box(%d)" % (self.size - 1)
@@ -486,7 +486,7 @@ def test_engine_version_3_output_on_six_is_pinned(tmp_path, monkeypatch):
     digest = hashlib.sha256(json.dumps(quoted, sort_keys=True).encode()).hexdigest()
     assert all(c.site.original_sha256 == hashlib.sha256(c.original.encode()).hexdigest() for c in candidates)
     assert ENGINE_VERSION == "3"
-    assert (len(candidates), digest) == (30, "52a51e80fbd9349b33f047b4c4ecb521aa3002687749e3dde9ffbb64a17ae83c")
+    assert (len(candidates), digest) == (29, "95b9b1d1713420c2a052cd510b6c2b9c250f4e85db472e57401db0eb0f1797e0")
 
 
 def _without(mapping: dict, key: str) -> dict:

@@ -143,6 +143,24 @@ class FunctionFacts:
     file_wraps_not: bool  # the file already writes a condition as ``not (...)``
 
 
+def can_fall_through(statements: list[ast.stmt]) -> bool:
+    """Whether running ``statements`` can reach their end (a function's body: whether it can return None by
+    running off it). Conservative: loops may always end, ``try`` ends if its body or any handler may."""
+    if not statements:
+        return True
+    last = statements[-1]
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return False
+    if isinstance(last, ast.If):
+        return can_fall_through(last.body) or can_fall_through(last.orelse)
+    if isinstance(last, ast.Try) or type(last).__name__ == "TryStar":
+        ends = can_fall_through(last.body + last.orelse) or any(can_fall_through(h.body) for h in last.handlers)
+        return ends and can_fall_through(last.finalbody)
+    if isinstance(last, (ast.With, ast.AsyncWith)):
+        return can_fall_through(last.body)
+    return True
+
+
 def function_facts(function: ast.FunctionDef | ast.AsyncFunctionDef, own_nodes: tuple[ast.AST, ...], *,
                    stringy: frozenset[str], in_generator: bool, file_text: str) -> FunctionFacts:
     arguments = function.args
@@ -155,7 +173,7 @@ def function_facts(function: ast.FunctionDef | ast.AsyncFunctionDef, own_nodes: 
     assigned = set(first_store)
     defined = {**{name: line for name, line in first_store.items()}, **{name: 0 for name in parameters}}
     returns = [n for n in own_nodes if isinstance(n, ast.Return)]
-    falls_off_end = not isinstance(function.body[-1], (ast.Return, ast.Raise))
+    falls_off_end = can_fall_through(function.body)
     none_paths = [r for r in returns if returns_nothing(r)]
     elsewhere = frozenset(id(r) for r in returns if falls_off_end or any(o is not r for o in none_paths))
     local_names = frozenset((parameters | assigned) - _SELF_NAMES)

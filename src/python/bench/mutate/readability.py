@@ -7,8 +7,8 @@ themselves away in a few recurring ways, each refused here with its reason:
 * ``not (...)`` wrapped around a condition: written that way on purpose, by no one;
 * a wrong variable that leaves the name it replaced unread in the function (a loop variable or a parameter
   suddenly unused: what a linter flags first);
-* the step of an increment changed (``n + 1`` → ``n + 2``): an off-by-one is a bound or an index, not a count
-  of two;
+* the step of an increment changed (``n + 1`` → ``n + 2``, ``n - 1``, ``n + 0``): an off-by-one is a bound
+  or an index, not a count of two or a bump that goes down;
 * the condition of an error guard turned around (``if x is None: raise …`` → ``is not None``): the message
   says what the condition should have been;
 * one test of an ``if``/``elif`` dispatch chain over the same value flipped (``elif kind == B`` → ``!=``): the
@@ -21,6 +21,7 @@ import ast
 
 from bench.mutate.exact_edit import ParsedModule
 from bench.mutate.operators import (
+    ARITHMETIC,
     BOOLEAN_SWAP,
     COMPARISON,
     CONSTANT_OFF_BY_ONE,
@@ -41,6 +42,8 @@ def planted_on_sight(module: ParsedModule, function: ast.AST, own: tuple[ast.AST
         return f"leaves {site.target.id} unread"
     if site.operator == CONSTANT_OFF_BY_ONE and _is_increment_step(module, site.target):
         return "the step of an increment"
+    if site.operator == ARITHMETIC and _steps_by_one(site.target):
+        return "the direction of an increment"
     if site.operator in _CONDITION_OPERATORS and _guards_a_raise(module, site.target):
         return "the condition of an error guard"
     if site.operator == COMPARISON and _in_dispatch_chain(module, site.target):
@@ -65,6 +68,14 @@ def _is_increment_step(module: ParsedModule, node: ast.AST) -> bool:
     if isinstance(parent, ast.BinOp) and isinstance(parent.op, (ast.Add, ast.Sub)):
         return field == "right" or isinstance(parent.op, ast.Add)
     return isinstance(parent, ast.AugAssign) and isinstance(parent.op, (ast.Add, ast.Sub)) and field == "value"
+
+
+def _steps_by_one(node: ast.AST) -> bool:
+    """``x + 1`` / ``x - 1`` / ``i += 1`` (the operand a literal 1)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        return any(isinstance(side, ast.Constant) and side.value == 1 for side in (node.left, node.right))
+    return isinstance(node, ast.AugAssign) and isinstance(node.op, (ast.Add, ast.Sub)) and \
+        isinstance(node.value, ast.Constant) and node.value.value == 1
 
 
 def _enclosing_test(module: ParsedModule, node: ast.AST) -> ast.If | None:

@@ -65,3 +65,26 @@ def test_one_test_of_a_dispatch_chain_is_not_flipped(tmp_path):
               "    elif kind == 3:\n        return 0\n    return a > 0\n")
     assert _planted(tmp_path, source, ops.COMPARISON) == {(">", ">=")}
     assert ("==", "!=") in _near(tmp_path / "n", source, ops.COMPARISON)
+
+
+def test_the_direction_of_an_increment_is_not_flipped_but_other_arithmetic_is(tmp_path):
+    source = "def bump(self, n, k):\n    return self.count + 1, n * k\n"
+    assert _planted(tmp_path, source, ops.ARITHMETIC) == {("*", "/")}
+    assert ("+", "-") in _near(tmp_path / "n", source, ops.ARITHMETIC)
+
+
+@pytest.mark.parametrize(("body", "falls"), [
+    ("return 1", False),
+    ("if x:\n        return 1\n    else:\n        raise ValueError", False),
+    ("if x:\n        return 1", True),
+    ("try:\n        return int(x)\n    except ValueError:\n        return 0", False),
+    ("try:\n        return int(x)\n    except ValueError:\n        pass", True),
+    ("with x:\n        return 1", False),
+    ("for y in x:\n        return y", True),
+])
+def test_whether_a_function_can_run_off_its_end(body, falls):
+    import ast
+
+    from bench.mutate.operators import can_fall_through
+
+    assert can_fall_through(ast.parse(f"def f(x):\n    {body}\n").body[0].body) is falls
