@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
             options = options_with_pool(options, find_root(), args.repo)
         except UsageError:
             pass  # outside a checkout: nothing admitted yet
+    _warn_if_head_is_stale(git_dir, args.branch)
     result, paths = mine_repository(git_dir, args.repo, options, args.out,
                                     metadata=MetadataSession(enabled=args.metadata), image=image, ref=args.branch)
     print(f"{args.repo}: {result.scanned} commits, {result.pr_merges} PR merges, "
@@ -114,3 +115,20 @@ def run(args: argparse.Namespace) -> int:
     for record in records:
         print(f"{record.outcome:<16} {record.task_id}: {record.reason}")
     return 0
+
+
+def _warn_if_head_is_stale(git_dir: Path, branch: str | None) -> None:
+    """A mirror whose HEAD names a branch long behind another (a development branch renamed, a default
+    branch left behind) hides every later fix: say which branch is newer, and how to mine it."""
+    import sys
+    from datetime import date
+
+    from bench.mine._history import branch_dates, default_branch
+
+    walked = branch or default_branch(git_dir)
+    dates = dict(branch_dates(git_dir))
+    newest, newest_day = next(iter(branch_dates(git_dir)), (walked, ""))
+    day = dates.get(walked if walked.startswith("refs/") else f"refs/heads/{walked}", "")
+    if day and newest_day and (date.fromisoformat(newest_day) - date.fromisoformat(day)).days > 90:
+        print(f"warning: {walked} ends {day}, {newest} {newest_day}: mine the main development branch with "
+              f"--branch {newest.removeprefix('refs/heads/')}", file=sys.stderr)

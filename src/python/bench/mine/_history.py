@@ -149,3 +149,10 @@ def brought_in(git_dir: Path, merge: Commit) -> tuple[Commit, ...]:
     for other in merge.parents[1:]:
         found.extend(_log(git_dir, ["--first-parent", other, f"^{merge.parents[0]}"]))
     return tuple(found)
+
+
+def branch_dates(git_dir: Path) -> tuple[tuple[str, str], ...]:
+    """Each branch and the date of its newest commit (ISO day), newest first."""
+    out = git(["for-each-ref", "--sort=-committerdate", "--format=%(refname) %(committerdate:short)", "refs/heads"],
+              git_dir=git_dir).decode("utf-8", "replace")
+    return tuple(tuple(line.split(" ", 1)) for line in out.splitlines() if " " in line)

@@ -93,3 +93,15 @@ def test_direct_fix_commits_are_candidates_only_when_asked_and_only_when_their_s
     doc = candidate_document(fix, REPO)
     assert doc["provenance"]["source"] == "commit" and "pr_number" not in doc["provenance"]
     spec_from_document(doc)  # a valid pr spec
+
+
+def test_mining_warns_when_the_mirrors_head_names_a_branch_long_behind_another(tmp_path, capsys):
+    from bench.cli.mine import _warn_if_head_is_stale
+
+    s = [_initial(), commit("develop", day=200, message="Fix late (#9)", parents=(":1",), files={
+        "pkg/core.py": _code(9), "tests/test_core.py": _test("z")})]
+    git_dir = bare_repository(tmp_path / "stale.git", s)
+    _warn_if_head_is_stale(git_dir, None)
+    assert capsys.readouterr().err.startswith("warning: refs/heads/main ends 2023-11-15, refs/heads/develop")
+    _warn_if_head_is_stale(git_dir, "develop")
+    assert capsys.readouterr().err == ""
