@@ -118,17 +118,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _warn_if_head_is_stale(git_dir: Path, branch: str | None) -> None:
-    """A mirror whose HEAD names a branch long behind another (a development branch renamed, a default
-    branch left behind) hides every later fix: say which branch is newer, and how to mine it."""
     import sys
-    from datetime import date
 
-    from bench.mine._history import branch_dates, default_branch
+    from bench.mine.pipeline import stale_head_warning
 
-    walked = branch or default_branch(git_dir)
-    dates = dict(branch_dates(git_dir))
-    newest, newest_day = next(iter(branch_dates(git_dir)), (walked, ""))
-    day = dates.get(walked if walked.startswith("refs/") else f"refs/heads/{walked}", "")
-    if day and newest_day and (date.fromisoformat(newest_day) - date.fromisoformat(day)).days > 90:
-        print(f"warning: {walked} ends {day}, {newest} {newest_day}: mine the main development branch with "
-              f"--branch {newest.removeprefix('refs/heads/')}", file=sys.stderr)
+    warning = stale_head_warning(git_dir, branch)
+    if warning:
+        print(f"warning: {warning}", file=sys.stderr)

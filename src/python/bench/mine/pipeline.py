@@ -166,3 +166,21 @@ def _stopped(report: dict, records: tuple[AdmitRecord, ...]) -> str:
     if "over_limit" in reasons:
         return f"miner limit {report['options']['limit']}"
     return "every candidate tried"
+
+
+def stale_head_warning(git_dir: Path, branch: str | None) -> str:
+    """A mirror whose HEAD names a branch long behind another (a development branch renamed, a default branch
+    left behind) hides every later fix: which branch is newer and how to mine it ("" when none is 90+ days)."""
+    from datetime import date
+
+    from bench.mine._history import branch_dates, default_branch
+
+    walked = branch or default_branch(git_dir)
+    dates = branch_dates(git_dir)
+    by_ref = dict(dates)
+    newest, newest_day = dates[0] if dates else (walked, "")
+    day = by_ref.get(walked if walked.startswith("refs/") else f"refs/heads/{walked}", "")
+    if not day or not newest_day or (date.fromisoformat(newest_day) - date.fromisoformat(day)).days <= 90:
+        return ""
+    return (f"{walked} ends {day}, {newest} {newest_day}: mine the main development branch with "
+            f"--branch {newest.removeprefix('refs/heads/')}")
