@@ -19,7 +19,7 @@ from pathlib import Path
 
 from bench.mutate import files as file_selection
 from bench.mutate._stringy import stringy_names
-from bench.mutate.operators import LAST_RESORT, OPERATORS, WEIGHTS, function_facts, sites_of
+from bench.mutate.operators import LAST_RESORT, OPERATORS, WEIGHTS, function_facts, sites_of, writes_not_wrappers
 from bench.mutate.scope import FunctionScope, function_scopes
 from bench.mutate.exact_edit import ParsedModule, load_module, verified_edit
 from bench.mutate.readability import planted_on_sight
@@ -58,10 +58,10 @@ class _FunctionSites:
 
 def _function_sites(module: ParsedModule, operators: tuple[str, ...]) -> list[_FunctionSites]:
     found = []
+    wraps = writes_not_wrappers(module.view.data.decode("utf-8", "replace"))  # once per file, not per function
     for scope in function_scopes(module.tree):
         facts = function_facts(scope.node, scope.own_nodes, stringy=stringy_names(scope.node, list(scope.own_nodes)),
-                               in_generator=scope.is_generator,
-                               file_text=module.view.data.decode("utf-8", "replace"))
+                               in_generator=scope.is_generator, file_wraps_not=wraps)
         sites = [site for node in scope.own_nodes for site in sites_of(node, module.view, facts)
                  if site.operator in operators]
         if sites:

@@ -125,6 +125,11 @@ def _slice_sites(node: ast.Slice, view: SourceView) -> Iterator[Site]:
 
 
 _NOT_WRAPPER = re.compile(r"\bnot \(")
+
+
+def writes_not_wrappers(file_text: str) -> bool:
+    """Whether a file already writes a condition as ``not (...)``."""
+    return bool(_NOT_WRAPPER.search(file_text))
 _SELF_NAMES = frozenset({"self", "cls", "mcs", "metacls"})
 # statement fields that hold nested statements (their own statements are visited on their own)
 _BODIES = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
@@ -162,7 +167,7 @@ def can_fall_through(statements: list[ast.stmt]) -> bool:
 
 
 def function_facts(function: ast.FunctionDef | ast.AsyncFunctionDef, own_nodes: tuple[ast.AST, ...], *,
-                   stringy: frozenset[str], in_generator: bool, file_text: str) -> FunctionFacts:
+                   stringy: frozenset[str], in_generator: bool, file_wraps_not: bool) -> FunctionFacts:
     arguments = function.args
     parameters = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
                                   arguments.vararg, arguments.kwarg) if a is not None}
@@ -179,7 +184,7 @@ def function_facts(function: ast.FunctionDef | ast.AsyncFunctionDef, own_nodes: 
     local_names = frozenset((parameters | assigned) - _SELF_NAMES)
     defined_at = tuple(sorted((name, line) for name, line in defined.items() if name in local_names))
     return FunctionFacts(stringy, in_generator, local_names, defined_at, elsewhere,
-                         frozenset(id(n) for n in own_nodes), bool(_NOT_WRAPPER.search(file_text)))
+                         frozenset(id(n) for n in own_nodes), file_wraps_not)
 
 
 def _negation_sites(test: ast.expr, view: SourceView, facts: FunctionFacts) -> Iterator[Site]:
