@@ -48,8 +48,10 @@ def lock_candidate(spec: TaskSpec, root: Path, *, sandbox_name: str, mirror: Pat
     from bench.sandbox.cleanup import scratch_dir
     from bench.source.workspace import prepare
 
+    from bench.gate.phase_clock import phase
+
     image = ensure_image(spec.image, root=root)
-    with scratch_dir(prefix="bench-admit-") as scratch:  # the repo's build backend ran in it, in the sandbox
+    with phase("lock"), scratch_dir(prefix="bench-admit-") as scratch:  # the build backend ran in the sandbox
         workspace = prepare(spec, "base", scratch / "repo", mirror=mirror)
         result = resolve_lock(workspace.path, image=image, sandbox_name=sandbox_name,
                               cutoff=cutoff or spec.provenance.merged_at or None, late=late)

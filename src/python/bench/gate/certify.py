@@ -15,6 +15,7 @@ from pathlib import Path
 
 from bench import __version__
 from bench.gate.budget import GATE_BUDGET, ends_the_gate, runs_of_side
+from bench.gate.phase_clock import add as add_phase, phase
 from bench.gate.sets import Decision, GateSets, RunSummary, decide, derive_sets
 from bench.sandbox.cleanup import remove_tree, scratch_dir
 from bench.sandbox.protocol import Limits
@@ -170,7 +171,8 @@ def _certify_uncached(spec, root, *, k, sandbox_name, mirror, max_targets):
     image_root = unpack_image(image)
     lock_bytes = lock_path(spec, root).read_bytes()
     try:
-        environment = ensure_venv(lock_path(spec, root), image, sandbox_name)
+        with phase("environment"):
+            environment = ensure_venv(lock_path(spec, root), image, sandbox_name)
     except EnvironmentBuildError as exc:
         return _dropped(spec, k, image, lock_bytes, f"install_failed: {failure_summary(str(exc))}"), seconds
     seconds["environment"] = time.monotonic() - started
@@ -212,8 +214,9 @@ def _run_side(spec, side, scratch, k, environment, sandbox, image, image_root, m
     from bench.source.workspace import prepare
     from bench.verdict.run_tests import RunEnvironment, run_tests
 
-    workspace = prepare(spec, side, scratch / side / "repo", mirror=mirror)
-    run_env = prepare_workspace_env(workspace.path, environment, overlay_dir=scratch / side / "overlay")
+    with phase("workspace"):
+        workspace = prepare(spec, side, scratch / side / "repo", mirror=mirror)
+        run_env = prepare_workspace_env(workspace.path, environment, overlay_dir=scratch / side / "overlay")
     where = RunEnvironment(sandbox, image_root, image.digest, run_env.python, tuple(run_env.env),
                            tuple(run_env.mounts))
 
@@ -224,6 +227,7 @@ def _run_side(spec, side, scratch, k, environment, sandbox, image, image_root, m
             run = run_tests(where, workdir=run_dir, test_files=spec.test_files, limits=limits)
         finally:
             remove_tree(run_dir)
+        add_phase("tests", run.wall_seconds)
         return summarise(side, index, run), run.wall_seconds
 
     return runs_of_side(run_one, k=k, limits=GATE_LIMITS)

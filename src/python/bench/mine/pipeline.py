@@ -26,6 +26,7 @@ class AdmitRecord:
     outcome: str  # "admitted" | "dropped" | "known" | "over_library_cap" | "error" (harness failure, retried later)
     reason: str
     seconds: float
+    phases: tuple[tuple[str, float], ...] = ()  # lock / environment / workspace / tests wall seconds (informative)
 
 
 def known_tasks(root: Path, retry: tuple[str, ...] = ()) -> tuple[set[str], set[str]]:
@@ -81,6 +82,7 @@ def admit_candidates(paths: tuple[Path, ...], root: Path, repo: str, *, cap: int
                      retry: tuple[str, ...] = (), progress=None) -> tuple[AdmitRecord, ...]:
     """Admit candidate files in order until the library holds `cap` admitted tasks."""
     from bench.gate.admit import admit
+    from bench.gate.phase_clock import measuring, rounded
 
     say = progress or (lambda text: print(text, file=sys.stderr, flush=True))
     records = []
@@ -98,7 +100,8 @@ def admit_candidates(paths: tuple[Path, ...], root: Path, repo: str, *, cap: int
         say(f"admitting {doc['task_id']} …")
         started = time.monotonic()
         try:
-            result = admit(doc, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
+            with measuring() as clock:
+                result = admit(doc, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
         except BenchError as error:  # one broken candidate must not end the run; it is reported, not dropped
             seconds = round(time.monotonic() - started, 1)
             say(f"error {doc['task_id']}: {type(error).__name__}: {str(error)[:300]}")
@@ -109,7 +112,8 @@ def admit_candidates(paths: tuple[Path, ...], root: Path, repo: str, *, cap: int
         f2p = len(result.certificate.sets.fail_to_pass) if result.certificate else 0
         outcome = "admitted" if result.admitted else "dropped"
         say(f"{outcome} {doc['task_id']}: {result.reason} f2p={f2p} ({seconds:.0f}s)")
-        records.append(AdmitRecord(doc["task_id"], outcome, result.reason, seconds))
+        records.append(AdmitRecord(doc["task_id"], outcome, result.reason, seconds,
+                                   tuple(rounded(clock).items())))
     return tuple(records)
 
 
@@ -119,9 +123,17 @@ def write_admission_log(out: Path, repo: str, records: tuple[AdmitRecord, ...]) 
     previous = json.loads(path.read_text()) if path.exists() else []
     ran = ("admitted", "dropped", "error")
     fresh = {r.task_id for r in records if r.outcome in ran}
-    merged = [r for r in previous if r["task_id"] not in fresh] + [vars(r) for r in records if r.outcome in ran]
+    merged = [r for r in previous if r["task_id"] not in fresh] + [_log_entry(r) for r in records if r.outcome in ran]
     write_atomic(path, _json(merged))
     return path
+
+
+def _log_entry(record: AdmitRecord) -> dict:
+    entry = {"task_id": record.task_id, "outcome": record.outcome, "reason": record.reason,
+             "seconds": record.seconds}
+    if record.phases:
+        entry["phases"] = dict(record.phases)
+    return entry
 
 
 def options_with_pool(options: MineOptions, root: Path, repo: str, retry: tuple[str, ...] = ()) -> MineOptions:
