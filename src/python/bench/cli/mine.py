@@ -16,7 +16,9 @@ maintenance or release branch ("Merge branch 'stable'") the PRs it brings in are
 parent it was made on as its base. A PR is recognised by "Merge pull request #N", a subject ending in "(#N)" or a
 "PR: #N" / "PR-URL: …/pull/N" trailer; --direct-commits adds fixes committed without a PR (task id
 <lib>-c<sha>). Defaults of the limits: --cap 25, --max-source-files 6, --max-source-lines 300, --max-files 10. Every candidate is written to
-OUT/<task_id>.json and every commit that was filtered out, with its reason, to OUT/mine-report-<lib>.json.
+OUT/<task_id>.json and every commit that was filtered out, with its reason, to OUT/mine-report-<lib>.json;
+with --admit, OUT/admit-log-<lib>.json holds each candidate's outcome, wall seconds and the seconds spent
+locking, building the environment, preparing workspaces and running tests (scripts/throughput.py sums them).
 Without --admit the cap limits the candidates; with --admit it limits the library's admitted tasks: candidates
 are admitted one at a time, in order, until the library holds CAP tasks. Task ids the pool already admitted
 or dropped are never candidates again, so a rerun continues where the last one stopped (tasks/_mining/<lib>.json
