@@ -70,8 +70,7 @@ def run(args: argparse.Namespace) -> int:
     from bench.mine.documents import DEFAULT_IMAGE
     from bench.mine.miner import Bounds, MineOptions
     from bench.mine.miner import library_name
-    from bench.mine.pipeline import admit_candidates, mine_repository, options_with_pool, write_admission_log, \
-        write_mining_record
+    from bench.mine.pipeline import admit_candidates, mine_repository, options_with_pool, write_mining_record
     from bench.source.git import mirror_for
     from bench.variables import find_root, get
 
@@ -111,8 +110,7 @@ def run(args: argparse.Namespace) -> int:
     report = json.loads((args.out / f"mine-report-{library_name(args.repo)}.json").read_text())
     records = admit_candidates(paths, root, args.repo, cap=args.cap, mirror=args.mirror,
                                sandbox_name=args.sandbox or get("BENCH_SANDBOX"), k=args.k,
-                               max_targets=args.max_targets, retry=retry)
-    write_admission_log(args.out, args.repo, records)
+                               max_targets=args.max_targets, retry=retry, log_dir=args.out)
     print(write_mining_record(root, args.repo, report, records))
     for record in records:
         print(f"{record.outcome:<16} {record.task_id}: {record.reason}")

@@ -79,8 +79,11 @@ def mine_repository(git_dir: Path, repo: str, options: MineOptions, out: Path, *
 
 def admit_candidates(paths: tuple[Path, ...], root: Path, repo: str, *, cap: int, mirror: Path | None,
                      sandbox_name: str, k: int = 3, max_targets: int | None = None,
-                     retry: tuple[str, ...] = (), progress=None) -> tuple[AdmitRecord, ...]:
-    """Admit candidate files in order until the library holds `cap` admitted tasks."""
+                     retry: tuple[str, ...] = (), progress=None, log_dir: Path | None = None) -> tuple[AdmitRecord, ...]:
+    """Admit candidate files in order until the library holds `cap` admitted tasks.
+
+    With ``log_dir`` each candidate tried is added to its admission log as soon as it is decided, so a run
+    that is interrupted keeps the outcomes and timings of everything it finished."""
     from bench.gate.admit import admit
     from bench.gate.phase_clock import measuring, rounded
 
@@ -107,6 +110,8 @@ def admit_candidates(paths: tuple[Path, ...], root: Path, repo: str, *, cap: int
             say(f"error {doc['task_id']}: {type(error).__name__}: {str(error)[:300]}")
             records.append(AdmitRecord(doc["task_id"], "error", f"{type(error).__name__}: {str(error)[:300]}",
                                        seconds))
+            if log_dir is not None:
+                write_admission_log(log_dir, repo, records[-1:])
             continue
         seconds = round(time.monotonic() - started, 1)
         f2p = len(result.certificate.sets.fail_to_pass) if result.certificate else 0
@@ -114,10 +119,12 @@ def admit_candidates(paths: tuple[Path, ...], root: Path, repo: str, *, cap: int
         say(f"{outcome} {doc['task_id']}: {result.reason} f2p={f2p} ({seconds:.0f}s)")
         records.append(AdmitRecord(doc["task_id"], outcome, result.reason, seconds,
                                    tuple(rounded(clock).items())))
+        if log_dir is not None:
+            write_admission_log(log_dir, repo, records[-1:])
     return tuple(records)
 
 
-def write_admission_log(out: Path, repo: str, records: tuple[AdmitRecord, ...]) -> Path:
+def write_admission_log(out: Path, repo: str, records: tuple[AdmitRecord, ...] | list[AdmitRecord]) -> Path:
     """The admission outcomes of this run beside the mine report (timings are informative, not hashed)."""
     path = out / f"admit-log-{library_name(repo)}.json"
     previous = json.loads(path.read_text()) if path.exists() else []

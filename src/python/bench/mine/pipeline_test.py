@@ -1,4 +1,6 @@
 import json
+
+import pytest
 from pathlib import Path
 
 from bench.gate import admit as admit_module
@@ -113,3 +115,25 @@ def test_retry_admits_again_only_the_drops_with_that_reason(tmp_path, monkeypatc
     assert calls == ["widgets-2", "widgets-13"]
     assert [(r.task_id, r.outcome) for r in records] == [
         ("widgets-4", "known"), ("widgets-2", "dropped"), ("widgets-13", "admitted"), ("widgets-5", "over_library_cap")]
+
+
+def test_an_interrupted_admission_keeps_the_log_of_what_it_finished(tmp_path, monkeypatch):
+    git_dir = build_history(tmp_path / "h")
+    _, paths = mine_repository(git_dir, REPO, MineOptions(), tmp_path / "out")
+    root = tmp_path / "pool"
+    (root / "tasks" / "_dropped").mkdir(parents=True)
+    calls = []
+    finishes = _fake_admit(calls, {"widgets-4"})
+
+    def stopped_on_the_third(doc, root, **kwargs):
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # the run is killed while the third candidate is being admitted
+        return finishes(doc, root, **kwargs)
+
+    monkeypatch.setattr(admit_module, "admit", stopped_on_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        admit_candidates(paths, root, REPO, cap=5, mirror=None, sandbox_name="bwrap", progress=lambda text: None,
+                         log_dir=tmp_path / "out")
+    log = json.loads((tmp_path / "out" / "admit-log-widgets.json").read_text())
+    assert [(entry["task_id"], entry["outcome"]) for entry in log] == [("widgets-4", "admitted"),
+                                                                       ("widgets-2", "dropped")]
