@@ -19,7 +19,15 @@ from pathlib import Path
 
 from bench.mutate import files as file_selection
 from bench.mutate._stringy import stringy_names
-from bench.mutate.operators import LAST_RESORT, OPERATORS, WEIGHTS, function_facts, sites_of, writes_not_wrappers
+from bench.mutate.operators import (
+    LAST_RESORT,
+    NEAR_MISS_OPERATORS,
+    OPERATORS,
+    WEIGHTS,
+    function_facts,
+    sites_of,
+    writes_not_wrappers,
+)
 from bench.mutate.scope import FunctionScope, function_scopes
 from bench.mutate.exact_edit import ParsedModule, load_module, verified_edit
 from bench.mutate.readability import planted_on_sight
@@ -27,7 +35,7 @@ from bench.operators.sites import Edit, Site
 from bench.source.mutation_site import text_sha256
 from bench.spec.model import MutationSite
 
-ENGINE_VERSION = "3"
+ENGINE_VERSION = "4"
 # What near_misses proposes (all operators, every site: readability filters do not apply to a near miss of a fix).
 # Adequacy results are keyed by it; bump it when that set changes, not when only the injected bugs do.
 NEAR_MISS_VERSION = "2"
@@ -199,7 +207,7 @@ def near_miss_sites(tree: Path, path: str, lines: set[int]) -> tuple[ParsedModul
         return None, []
     scopes = function_scopes(module.tree)
     chosen = {id(innermost.node) for line in lines if (innermost := _innermost(scopes, line)) is not None}
-    return module, [(function, site) for function in _function_sites(module, OPERATORS)
+    return module, [(function, site) for function in _function_sites(module, NEAR_MISS_OPERATORS)
                     if id(function.scope.node) in chosen for site in function.sites]
 
 

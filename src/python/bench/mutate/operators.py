@@ -29,7 +29,17 @@ operator                 change
 ``swapped_arguments``    two adjacent positional arguments of a call, both names or attributes, exchanged
 ``wrong_variable``       a local read where another was meant: one the function already holds (a parameter,
                          or assigned on an earlier line) and the statement does not mention
+``dropped_clause``       one operand of an ``and`` / ``or`` left out (engine version 4: the omissions)
+``dropped_case``         one case of three or more left out of ``x in (a, b, c)`` or ``isinstance(x, (A, B,
+                         C))``
+``dropped_clamp``        ``max(0, x)`` / ``min(x, limit)`` → ``x``
+``dropped_normalisation`` ``s.strip()`` / ``.lower()`` / ``.upper()`` / ``.casefold()`` … → ``s``
+``dropped_keyword``      a keyword argument with a literal value not passed (the call keeps another argument)
+``dropped_f_prefix``     ``f"…{x}…"`` → ``"…{x}…"``
 =======================  =================================================================================
+
+Engine version 4 adds the omissions: read blind next to real bugs, version 3's inversions were told apart from
+them every time (``docs/measurements/mutation-audit.md``), and the real bugs were mostly something left out.
 """
 
 from __future__ import annotations
@@ -41,7 +51,7 @@ from typing import Iterator
 
 from bench.mutate._stringy import is_obviously_not_number, is_type_like
 from bench.mutate.scope import is_version_check
-from bench.operators import sites as families
+from bench.operators import omissions, sites as families
 from bench.operators.rewrites import (
     constant_sites,
     drop_not_sites,
@@ -66,7 +76,16 @@ RETURN_NONE = "return_none"
 BOOLEAN_SWAP = "boolean_swap"
 SWAPPED_ARGUMENTS = "swapped_arguments"
 WRONG_VARIABLE = "wrong_variable"
-OPERATORS = (
+DROPPED_CLAUSE = "dropped_clause"
+DROPPED_CASE = "dropped_case"
+DROPPED_CLAMP = "dropped_clamp"
+DROPPED_NORMALISATION = "dropped_normalisation"
+DROPPED_KEYWORD = "dropped_keyword"
+DROPPED_F_PREFIX = "dropped_f_prefix"
+OMISSIONS = (DROPPED_CLAUSE, DROPPED_CASE, DROPPED_CLAMP, DROPPED_NORMALISATION, DROPPED_KEYWORD, DROPPED_F_PREFIX)
+# The operators of a near miss of a fix (test adequacy): fixed, so adequacy results stay comparable across
+# engine versions (bench.mutate.engine.NEAR_MISS_VERSION keys them).
+NEAR_MISS_OPERATORS = (
     COMPARISON,
     ARITHMETIC,
     CONSTANT_OFF_BY_ONE,
@@ -77,13 +96,17 @@ OPERATORS = (
     SWAPPED_ARGUMENTS,
     WRONG_VARIABLE,
 )
+OPERATORS = NEAR_MISS_OPERATORS + OMISSIONS
 # Chosen only where a function offers nothing else: a stub answer reads as a bug more easily than a slip.
 LAST_RESORT = frozenset({RETURN_NONE})
 # How often the engine's seeded choice lands on an operator, relative to the others a function offers: the
 # slips people make most (a comparison's boundary) most; a confused name or argument order, which a reader can
 # more often spot or which breaks loudly, least.
-WEIGHTS = {COMPARISON: 3, ARITHMETIC: 2, CONSTANT_OFF_BY_ONE: 2, SLICE_OFF_BY_ONE: 2, NEGATE_CONDITION: 2,
-           BOOLEAN_SWAP: 2, SWAPPED_ARGUMENTS: 1, WRONG_VARIABLE: 1, RETURN_NONE: 1}
+# Omissions weigh most: the bugs people ship are more often something left out than something turned around.
+WEIGHTS = {COMPARISON: 2, ARITHMETIC: 1, CONSTANT_OFF_BY_ONE: 2, SLICE_OFF_BY_ONE: 2, NEGATE_CONDITION: 1,
+           BOOLEAN_SWAP: 1, SWAPPED_ARGUMENTS: 1, WRONG_VARIABLE: 1, RETURN_NONE: 1,
+           DROPPED_CLAUSE: 3, DROPPED_CASE: 3, DROPPED_CLAMP: 3, DROPPED_NORMALISATION: 3, DROPPED_KEYWORD: 2,
+           DROPPED_F_PREFIX: 2}
 # library family -> this engine's operator name (the name task specs carry)
 _NAMES = {
     families.COMPARISON: COMPARISON,
@@ -96,6 +119,12 @@ _NAMES = {
     families.BOOLEAN: BOOLEAN_SWAP,
     families.SWAP_ARGUMENTS: SWAPPED_ARGUMENTS,
     families.WRONG_NAME: WRONG_VARIABLE,
+    omissions.DROP_CLAUSE: DROPPED_CLAUSE,
+    omissions.DROP_CASE: DROPPED_CASE,
+    omissions.DROP_CLAMP: DROPPED_CLAMP,
+    omissions.DROP_CALL: DROPPED_NORMALISATION,
+    omissions.DROP_KEYWORD: DROPPED_KEYWORD,
+    omissions.DROP_FORMAT: DROPPED_F_PREFIX,
 }
 # The bugs injected are the forward changes only.
 _COMPARISON = forward(COMPARISON_SWAPS)
@@ -274,11 +303,19 @@ def _library_sites(node: ast.AST, view: SourceView, facts: FunctionFacts) -> Ite
         yield from _slice_sites(node, view)
     elif isinstance(node, ast.BoolOp):
         yield from boolean_sites(node, view)
+        yield from omissions.drop_clause_sites(node, view)
     elif isinstance(node, ast.Call):
         yield from _swapped_argument_sites(node, view)
+        yield from omissions.drop_clamp_sites(node, view)
+        yield from omissions.drop_call_sites(node, view)
+        yield from omissions.drop_keyword_sites(node, view)
+    elif isinstance(node, ast.JoinedStr):
+        yield from omissions.drop_format_sites(node, view)
     elif isinstance(node, ast.Return) and not facts.in_generator:
         if _is_plausible_return(node, facts):
             yield from return_none_sites(node, view)
+    for collection in omissions.case_collections(node):
+        yield from omissions.drop_case_sites(collection, view)
     if isinstance(node, (ast.If, ast.While, ast.IfExp)):
         yield from _negation_sites(node.test, view, facts)
     if isinstance(node, ast.stmt):

@@ -112,6 +112,9 @@ def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST
     stack: list[ast.AST] = list(reversed(function.body))
     while stack:
         node = stack.pop()
+        if isinstance(node, ast.JoinedStr):
+            nodes.append(node)  # an f-string may lose its `f` (an omission), but nothing inside it is touched
+            continue
         if isinstance(node, (*_FUNCTIONS, ast.ClassDef)) or _is_skipped_subtree(node):
             continue  # a nested def is a scope of its own; skipped parts are skipped whole
         nodes.append(node)
