@@ -2,8 +2,9 @@
 
 The package owns the byte-offset view of a file (``view``), operator tokens and finding them between two
 operands (``tokens``), the swap tables (``tables``) and, per AST node, the finders of sites (``sites`` for the
-families that swap an operator token, ``rewrites`` for the others). A site is a byte-span edit of the
-original file plus a builder of the intended node; nothing here chooses, checks or applies.
+families that swap an operator token, ``rewrites`` for the others, ``omissions`` for what is left out). A
+site is a byte-span edit of the original file plus a builder of the intended node; nothing here chooses,
+checks or applies.
 
 Two users are thin policies over it:
 
@@ -36,6 +37,10 @@ family             change                                       engine operator 
 ``return-name``    ``return`` → ``return <name>``               —                       ``return``
 ``swap-args``      two positional arguments exchanged           —                       ``swap-args``
 =================  ===========================================  ======================  ===================
+
+The omission families (``omissions``: a clause of ``and``/``or``, a case of a membership or type test, a
+clamp, a normalising call, a literal keyword argument, an f-string's ``f`` left out) are the engine's alone
+(version 4): the repairer cannot restore what it never saw.
 
 A new operator: add its tokens to ``tokens.TOKENS`` and its forward swaps to a table in ``tables`` (a new
 family: a finder in ``sites`` or ``rewrites`` and a family name), then name it in each user that should
