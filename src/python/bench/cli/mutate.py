@@ -29,6 +29,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("release", metavar="LIB==VER", help="a release on the index, e.g. cachetools==5.5.0")
     p.add_argument("--seed", type=int, default=0, help="seed of the per-function choice (default 0)")
     p.add_argument("--limit", type=int, default=None, help="at most N candidates (seeded choice of functions)")
+    p.add_argument("--engine-version", default="3", choices=("3", "4"),
+                   help="the mutation engine's version: 3 (default; the committed pool's) or 4 (adds omissions: "
+                        "a clause, a case, a clamp, a normalising call, a keyword flag, an f prefix left out)")
     p.add_argument("--out", type=Path, default=None, help="output folder")
     p.add_argument("--index-url", default=None, help="simple index (default https://pypi.org/simple)")
     p.add_argument("--admit", action="store_true", help="certify the candidates and admit the good ones")
@@ -59,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from bench.mutate.candidate import candidate_spec
     from bench.mutate.engine import mutate
     from bench.mutate.files import list_test_files
-    from bench.mutate.operators import OPERATORS
+    from bench.mutate.engine import profile
     from bench.source.sdist import DEFAULT_INDEX_URL, fetch_sdist, find_release, unpack_sdist
     from bench.store.action_cache import write_atomic
 
@@ -75,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         tests = list_test_files(tree)
         if not tests:
             raise UsageError(f"{pin.filename} ships no test files: its mutants could not be certified")
-        candidates = mutate(tree, seed=args.seed, limit=args.limit)
+        candidates = mutate(tree, seed=args.seed, limit=args.limit, version=args.engine_version)
     written = []
     for candidate in candidates:
         spec = candidate_spec(pin, candidate.site, original=candidate.original, library=pin.name, test_files=tests)
@@ -84,8 +87,9 @@ def run(args: argparse.Namespace) -> int:
         write_atomic(out / f"{spec['task_id']}.diff", candidate.diff.encode("utf-8"))
         written.append(spec["task_id"])
     counts = Counter(candidate.site.operator for candidate in candidates)
-    width = max(len(operator) for operator in OPERATORS)
-    for operator in OPERATORS:
+    operators = profile(args.engine_version).operators
+    width = max(len(operator) for operator in operators)
+    for operator in operators:
         print(f"{operator:<{width}}  {counts.get(operator, 0):>5}")
     print(f"{'total':<{width}}  {len(candidates):>5}")
     print(f"{len(candidates)} candidates of {pin.name}=={pin.version} written to {out}", file=sys.stderr)

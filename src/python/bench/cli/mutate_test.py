@@ -12,7 +12,7 @@ import pytest
 
 from bench.cli import mutate as mutate_verb
 from bench.errors import UsageError
-from bench.mutate.operators import OPERATORS
+from bench.mutate.operators import NEAR_MISS_OPERATORS as OPERATORS  # version 3, the default engine's
 from bench.source import sdist
 from bench.spec.model import SdistPin
 from bench.spec.validate import validate_document

@@ -17,13 +17,14 @@ import hashlib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from bench.errors import UsageError
 from bench.mutate import files as file_selection
 from bench.mutate._stringy import stringy_names
 from bench.mutate.operators import (
     LAST_RESORT,
     NEAR_MISS_OPERATORS,
-    OPERATORS,
-    WEIGHTS,
+    PROFILES,
+    EngineProfile,
     function_facts,
     sites_of,
     writes_not_wrappers,
@@ -35,7 +36,8 @@ from bench.operators.sites import Edit, Site
 from bench.source.mutation_site import text_sha256
 from bench.spec.model import MutationSite
 
-ENGINE_VERSION = "4"
+ENGINE_VERSION = "3"  # the default: the version the committed mutation pool was made with
+ENGINE_VERSIONS = tuple(sorted(PROFILES))
 # What near_misses proposes (all operators, every site: readability filters do not apply to a near miss of a fix).
 # Adequacy results are keyed by it; bump it when that set changes, not when only the injected bugs do.
 NEAR_MISS_VERSION = "2"
@@ -78,8 +80,14 @@ def _function_sites(module: ParsedModule, operators: tuple[str, ...]) -> list[_F
     return found
 
 
-def _rank(*parts: object) -> bytes:
-    return hashlib.sha256("|".join(str(part) for part in (ENGINE_VERSION, *parts)).encode()).digest()
+def _rank(version: str, *parts: object) -> bytes:
+    return hashlib.sha256("|".join(str(part) for part in (version, *parts)).encode()).digest()
+
+
+def profile(version: str) -> EngineProfile:
+    if version not in PROFILES:
+        raise UsageError(f"unknown mutation engine version {version!r}; known: {', '.join(ENGINE_VERSIONS)}")
+    return PROFILES[version]
 
 
 def _diff(path: str, data: bytes, edit: Edit) -> str:
@@ -110,7 +118,7 @@ def _hunk_range(start: int, count: int) -> str:
     return str(start) if count == 1 else f"{start},{count}"
 
 
-def _candidate(function: _FunctionSites, site: Site, edit: Edit, seed: int) -> MutationCandidate:
+def _candidate(function: _FunctionSites, site: Site, edit: Edit, seed: int, version: str) -> MutationCandidate:
     module = function.module
     start, end, text = edit
     line_starts = module.view.line_starts
@@ -126,15 +134,15 @@ def _candidate(function: _FunctionSites, site: Site, edit: Edit, seed: int) -> M
         end=end,
         original_sha256=text_sha256(module.view.text(start, end)),
         replacement=text,
-        engine_version=ENGINE_VERSION,
+        engine_version=version,
         seed=seed,
         index=-1,  # numbered once the final order is known
     )
     return MutationCandidate(mutant_site, module.view.text(start, end), _diff(module.path, data, edit))
 
 
-def _choose(function: _FunctionSites, seed: int) -> MutationCandidate | None:
-    """The function's mutant: an operator by a seeded choice weighted by :data:`WEIGHTS` among those with a site
+def _choose(function: _FunctionSites, seed: int, engine: EngineProfile) -> MutationCandidate | None:
+    """The function's mutant: an operator by a seeded choice weighted by the engine's weights among those with a site
     here (a last resort such as ``return None`` only when no other has one that verifies), then one of its sites
     by a seeded choice. Choosing the operator first keeps one with many sites (a name read anywhere) from
     crowding the others. Weights are tickets: an operator's key is the least hash of its tickets (integers
@@ -142,19 +150,20 @@ def _choose(function: _FunctionSites, seed: int) -> MutationCandidate | None:
     path, qualname = function.module.path, function.scope.qualname
 
     def operator_key(operator: str) -> bytes:
-        return min(_rank(seed, "operator", path, qualname, operator, ticket) for ticket in range(WEIGHTS[operator]))
+        return min(_rank(engine.version, seed, "operator", path, qualname, operator, ticket)
+                   for ticket in range(engine.weights[operator]))
 
     ordered = sorted(
         function.sites,
         key=lambda site: (site.operator in LAST_RESORT, operator_key(site.operator),
-                          _rank(seed, "site", path, qualname, site.start, site.end, site.operator,
+                          _rank(engine.version, seed, "site", path, qualname, site.start, site.end, site.operator,
                                 site.edits[0][2])),
     )
     for site in ordered:
         edit = verified_edit(function.module, site)
         if edit is not None and not planted_on_sight(function.module, function.scope.node, function.scope.own_nodes,
                                                      site, edit[2]):
-            return _candidate(function, site, edit, seed)
+            return _candidate(function, site, edit, seed, engine.version)
     return None
 
 
@@ -165,10 +174,14 @@ def mutate(
     limit: int | None = None,
     include: tuple[str, ...] = file_selection.DEFAULT_INCLUDE,
     exclude: tuple[str, ...] = file_selection.DEFAULT_EXCLUDE,
-    operators: tuple[str, ...] = OPERATORS,
+    operators: tuple[str, ...] | None = None,
+    version: str = ENGINE_VERSION,
 ) -> tuple[MutationCandidate, ...]:
     """Seeded single-site mutants of the library under ``tree``: at most one per function, sorted by (file,
-    start) and numbered by ``site.index``. The same tree, seed and arguments always give the same result."""
+    start) and numbered by ``site.index``. The same tree, seed, engine version and arguments always give the
+    same result. ``operators`` narrows the version's own (default: all of them)."""
+    engine = profile(version)
+    operators = engine.operators if operators is None else tuple(o for o in operators if o in engine.operators)
     tree = Path(tree)
     functions: list[_FunctionSites] = []
     for path in file_selection.list_library_files(tree, include, exclude):
@@ -176,12 +189,13 @@ def mutate(
         if module is not None:
             functions.extend(_function_sites(module, operators))
     if limit is not None:
-        functions.sort(key=lambda f: _rank(seed, "function", f.module.path, f.scope.qualname, f.scope.node.lineno))
+        functions.sort(key=lambda f: _rank(engine.version, seed, "function", f.module.path, f.scope.qualname,
+                                           f.scope.node.lineno))
     chosen: list[MutationCandidate] = []
     for function in functions:
         if limit is not None and len(chosen) >= limit:
             break
-        candidate = _choose(function, seed)
+        candidate = _choose(function, seed, engine)
         if candidate is not None:
             chosen.append(candidate)
     chosen.sort(key=lambda c: (c.site.file, c.site.start, c.site.end, c.site.operator))
@@ -214,7 +228,7 @@ def near_miss_sites(tree: Path, path: str, lines: set[int]) -> tuple[ParsedModul
 def verify(function: _FunctionSites, site: Site) -> MutationCandidate | None:
     """The site as a mutant of its function, or None when no spelling of it parses to exactly the change."""
     edit = verified_edit(function.module, site)
-    return None if edit is None else _candidate(function, site, edit, seed=0)
+    return None if edit is None else _candidate(function, site, edit, seed=0, version=ENGINE_VERSION)
 
 
 def _innermost(scopes: tuple[FunctionScope, ...], line: int) -> FunctionScope | None:

@@ -396,10 +396,11 @@ def test_skips_type_checking_overloads_and_fstrings_raise_and_logging(tmp_path):
             raise ValueError(a * 2)
     """
     tree = _tree(tmp_path, source)
-    # Inside an f-string nothing is touched; the string itself may only lose its `f` (an omission).
-    assert [(c.site.operator, c.site.lineno) for c in mutate(tree)] == [(ops.DROPPED_F_PREFIX, 14)]
+    assert mutate(tree) == ()
+    # Inside an f-string nothing is touched; under version 4 the string itself may lose its `f` (an omission).
+    assert [(c.site.operator, c.site.lineno) for c in mutate(tree, version="4")] == [(ops.DROPPED_F_PREFIX, 14)]
     others = tuple(operator for operator in ops.OPERATORS if operator != ops.DROPPED_F_PREFIX)
-    assert mutate(tree, operators=others) == ()
+    assert mutate(tree, operators=others, version="4") == ()
 
 
 def test_interpreter_version_checks_are_not_mutated(tmp_path):
@@ -478,19 +479,23 @@ def test_apply_refuses_when_the_span_does_not_hold_the_original(tmp_path):
 # --- a real release ------------------------------------------------------------------------------------------
 
 
-def test_engine_version_4_output_on_six_is_pinned(tmp_path, monkeypatch):
+def test_engine_output_on_six_is_pinned_per_version(tmp_path, monkeypatch):
     """Any change to what the engine proposes must bump ENGINE_VERSION (and this digest) on purpose."""
     from bench.source.sdist import fetch_sdist, find_release, unpack_sdist
 
     monkeypatch.setenv("BENCH_CACHE_DIR", str(tmp_path / "cache"))
     tree = unpack_sdist(fetch_sdist(find_release("six", "1.16.0")), tmp_path / "six")
-    candidates = mutate(tree, seed=0)
     # Digested as when sites quoted their text (now named by sha256): the proposals themselves are unchanged.
-    quoted = [{**_without(c.to_dict(), "original_sha256"), "original": c.original} for c in candidates]
-    digest = hashlib.sha256(json.dumps(quoted, sort_keys=True).encode()).hexdigest()
-    assert all(c.site.original_sha256 == hashlib.sha256(c.original.encode()).hexdigest() for c in candidates)
-    assert ENGINE_VERSION == "4"
-    assert (len(candidates), digest) == (29, "249d07d3834ed0311e0d1a9e3bb8785da826dc8ce8bea3bd47d20976ad49ddcd")
+    def pinned(version):
+        candidates = mutate(tree, seed=0, version=version)
+        quoted = [{**_without(c.to_dict(), "original_sha256"), "original": c.original} for c in candidates]
+        assert all(c.site.original_sha256 == hashlib.sha256(c.original.encode()).hexdigest() for c in candidates)
+        assert all(c.site.engine_version == version for c in candidates)
+        return len(candidates), hashlib.sha256(json.dumps(quoted, sort_keys=True).encode()).hexdigest()
+
+    assert ENGINE_VERSION == "3"  # the committed pool's: its output must not move
+    assert pinned("3") == (29, "95b9b1d1713420c2a052cd510b6c2b9c250f4e85db472e57401db0eb0f1797e0")
+    assert pinned("4") == (29, "249d07d3834ed0311e0d1a9e3bb8785da826dc8ce8bea3bd47d20976ad49ddcd")
 
 
 def _without(mapping: dict, key: str) -> dict:

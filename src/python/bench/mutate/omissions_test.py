@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.errors import UsageError
 from bench.mutate import operators as ops
 from bench.mutate.engine import mutate
 
@@ -24,7 +25,7 @@ def _all_mutants(tree: Path, operator: str, seeds=range(30)) -> set[str]:
     """Every mutated file text the seeded choice lands on for ``operator`` over many seeds."""
     texts = set()
     for seed in seeds:
-        for candidate in mutate(tree, seed=seed, operators=(operator,)):
+        for candidate in mutate(tree, seed=seed, operators=(operator,), version="4"):
             data = (tree / candidate.site.file).read_bytes()
             site = candidate.site
             texts.add((data[: site.start] + site.replacement.encode() + data[site.end:]).decode())
@@ -79,7 +80,16 @@ def test_an_omission_is_not_proposed_where_it_would_read_planted_or_cannot_be_on
     assert _all_mutants(tree, operator, seeds=range(5)) == set()
 
 
+def test_version_3_stays_the_default_and_knows_no_omission(tmp_path):
+    tree = _tree(tmp_path, "def f(a, b):\n    return a.strip() and b\n")
+    assert {c.site.operator for c in mutate(tree)} <= set(ops.NEAR_MISS_OPERATORS)
+    assert mutate(tree, operators=(ops.DROPPED_CLAUSE,)) == ()
+    with pytest.raises(UsageError, match="unknown mutation engine version '9'"):
+        mutate(tree, version="9")
+
+
 def test_near_misses_keep_the_operators_adequacy_was_measured_with():
     assert not set(ops.OMISSIONS) & set(ops.NEAR_MISS_OPERATORS)
     assert set(ops.OPERATORS) == set(ops.NEAR_MISS_OPERATORS) | set(ops.OMISSIONS)
-    assert all(operator in ops.WEIGHTS for operator in ops.OPERATORS)
+    assert set(ops.WEIGHTS_4) == set(ops.OPERATORS) and set(ops.WEIGHTS_3) == set(ops.NEAR_MISS_OPERATORS)
+    assert ops.PROFILES["3"].operators == ops.NEAR_MISS_OPERATORS

@@ -38,8 +38,9 @@ operator                 change
 ``dropped_f_prefix``     ``f"…{x}…"`` → ``"…{x}…"``
 =======================  =================================================================================
 
-Engine version 4 adds the omissions: read blind next to real bugs, version 3's inversions were told apart from
-them every time (``docs/measurements/mutation-audit.md``), and the real bugs were mostly something left out.
+Engine version 4 (``--engine-version 4``) adds the omissions; version 3, which made the committed pool, stays
+the default. Read blind next to real bugs, neither version's mutants passed for real ones
+(``docs/measurements/mutation-audit.md``).
 """
 
 from __future__ import annotations
@@ -102,11 +103,32 @@ LAST_RESORT = frozenset({RETURN_NONE})
 # How often the engine's seeded choice lands on an operator, relative to the others a function offers: the
 # slips people make most (a comparison's boundary) most; a confused name or argument order, which a reader can
 # more often spot or which breaks loudly, least.
-# Omissions weigh most: the bugs people ship are more often something left out than something turned around.
-WEIGHTS = {COMPARISON: 2, ARITHMETIC: 1, CONSTANT_OFF_BY_ONE: 2, SLICE_OFF_BY_ONE: 2, NEGATE_CONDITION: 1,
-           BOOLEAN_SWAP: 1, SWAPPED_ARGUMENTS: 1, WRONG_VARIABLE: 1, RETURN_NONE: 1,
-           DROPPED_CLAUSE: 3, DROPPED_CASE: 3, DROPPED_CLAMP: 3, DROPPED_NORMALISATION: 3, DROPPED_KEYWORD: 2,
-           DROPPED_F_PREFIX: 2}
+# How often the engine's seeded choice lands on an operator, relative to the others a function offers, per
+# engine version. Version 3: the slips people make most (a comparison's boundary) most; a confused name or
+# argument order, which a reader can more often spot or which breaks loudly, least. Version 4 adds the
+# omissions and weighs them most: the bugs people ship are more often something left out than turned around.
+WEIGHTS_3 = {COMPARISON: 3, ARITHMETIC: 2, CONSTANT_OFF_BY_ONE: 2, SLICE_OFF_BY_ONE: 2, NEGATE_CONDITION: 2,
+             BOOLEAN_SWAP: 2, SWAPPED_ARGUMENTS: 1, WRONG_VARIABLE: 1, RETURN_NONE: 1}
+WEIGHTS_4 = {COMPARISON: 2, ARITHMETIC: 1, CONSTANT_OFF_BY_ONE: 2, SLICE_OFF_BY_ONE: 2, NEGATE_CONDITION: 1,
+             BOOLEAN_SWAP: 1, SWAPPED_ARGUMENTS: 1, WRONG_VARIABLE: 1, RETURN_NONE: 1,
+             DROPPED_CLAUSE: 3, DROPPED_CASE: 3, DROPPED_CLAMP: 3, DROPPED_NORMALISATION: 3, DROPPED_KEYWORD: 2,
+             DROPPED_F_PREFIX: 2}
+
+
+@dataclass(frozen=True)
+class EngineProfile:
+    """What one engine version injects: its operators and their weights (the version is part of every seeded
+    rank, so the same release, seed and version always give the same mutants)."""
+
+    version: str
+    operators: tuple[str, ...]
+    weights: dict[str, int]
+
+
+PROFILES = {
+    "3": EngineProfile("3", NEAR_MISS_OPERATORS, WEIGHTS_3),
+    "4": EngineProfile("4", OPERATORS, WEIGHTS_4),
+}
 # library family -> this engine's operator name (the name task specs carry)
 _NAMES = {
     families.COMPARISON: COMPARISON,
