@@ -90,7 +90,7 @@ def gate_candidate(candidate: dict, root: Path, *, k: int, sandbox_name: str, mi
         except EnvironmentBuildError as error:  # unresolvable test dependencies: a drop like a failed install
             return Gated(spec, None, lock_drop_reason(str(error)), b"")
     outcome = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
-    attempts = later_attempts(outcome.certificate.decision.reason) if relock else ()
+    attempts = later_attempts(environment_reason(outcome.certificate)) if relock else ()
     if attempts:
         outcome = _with_later_releases(spec, root, outcome, attempts, k=k, sandbox_name=sandbox_name,
                                        mirror=mirror, max_targets=max_targets)
@@ -129,7 +129,19 @@ def later_attempts(reason: str) -> tuple[tuple[str, ...], ...]:
     return ((project,), EVERYTHING) if project else ()
 
 
-def _environment_failure(reason: str) -> bool:
+def environment_reason(certificate: Certificate) -> str:
+    """The decision's reason as the environment sees it: a base side whose runs left no report at all is the
+    runner failing to start (pytest 5 on Python 3.13), not the tests, however the gate names the drop; the
+    fix side is never run after it, so it reads as ``collection_failed``."""
+    reason = certificate.decision.reason
+    base = [run for run in certificate.runs if run.side == "base"]
+    if reason == "collection_failed_at_base" and base and not any(run.had_report for run in base):
+        return "collection_failed"
+    return reason
+
+
+def _environment_failure(certificate: Certificate) -> bool:
+    reason = environment_reason(certificate)
     return reason == "collection_failed" or reason.startswith("install_failed")
 
 
@@ -149,7 +161,7 @@ def _with_later_releases(spec: TaskSpec, root: Path, first, attempts: tuple[tupl
             continue
         tried.add(path.read_bytes())
         later = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
-        if not _environment_failure(later.certificate.decision.reason):
+        if not _environment_failure(later.certificate):
             return later
     write_atomic(path, before)  # the drop record goes with the task's own lock
     return first

@@ -172,3 +172,24 @@ def test_a_later_lock_that_still_cannot_install_is_not_the_answer(tmp_path, monk
     reasons = {RUNNER_LOCK: "install_failed: building x-1.0.tar.gz into a wheel failed", ALL_LOCK: "admitted"}
     got = _later_attempts(tmp_path, monkeypatch, relocks, reasons)
     assert got == ("admitted", ALL_LOCK, [("pytest",), ("",)], [RUNNER_LOCK, ALL_LOCK])
+
+
+def _certificate_with_base_runs(reason: str, *, had_report: bool):
+    from dataclasses import replace
+
+    from bench.gate.sets import RunSummary
+
+    base = RunSummary("base", 0, 1, False, (), (), had_report)
+    return replace(_outcome(reason).certificate, runs=(base,))
+
+
+def test_a_base_side_that_left_no_report_is_retried_like_a_runner_that_cannot_collect():
+    # pytest 5.3 does not start on Python 3.13: the base runs leave no report and the gate stops there
+    silent = _certificate_with_base_runs("collection_failed_at_base", had_report=False)
+    assert admit_module.environment_reason(silent) == "collection_failed"
+    assert admit_module.later_attempts(admit_module.environment_reason(silent)) != ()
+    # a base side that reported its collection errors (the fix's tests import what only the fix adds) is the
+    # task's own failure: no later release is tried
+    reported = _certificate_with_base_runs("collection_failed_at_base", had_report=True)
+    assert admit_module.environment_reason(reported) == "collection_failed_at_base"
+    assert admit_module.later_attempts(admit_module.environment_reason(reported)) == ()
