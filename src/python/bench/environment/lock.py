@@ -192,11 +192,22 @@ _OLD_CODE_ERRORS = re.compile(r"^\s*((?:ImportError|ModuleNotFoundError|SyntaxEr
                               r"TypeError)(?::.*)?)$", re.MULTILINE)
 
 
+# The project's own metadata written in a form today's build tools refuse (``python_requires = >=3.7.*``): the
+# backend that accepted it is too old to run on the image.
+_OLD_METADATA_ERRORS = re.compile(r"^\s*(packaging\.(?:specifiers|requirements|version)\.Invalid\w+: .*)$", re.MULTILINE)
+
+
 def old_code_failure(message: str) -> str:
     """The error line when collecting a repository's requirements failed inside its own code (its setup.py or
-    package no longer runs on the image's Python: ``import imp``, ``distutils``, removed aliases), else "".
-    That is the candidate's code being too old for the image, not a lock that could not be resolved."""
-    if not message.startswith("collecting the test requirements") or not _REPOSITORY_FRAME.search(message):
+    package no longer runs on the image's Python: ``import imp``, ``distutils``, removed aliases) or on its own
+    metadata (a version specifier today's build backends refuse), else "". That is the candidate's code being
+    too old for the image, not a lock that could not be resolved."""
+    if not message.startswith("collecting the test requirements"):
+        return ""
+    metadata = _OLD_METADATA_ERRORS.findall(message)
+    if metadata:
+        return metadata[-1].strip()
+    if not _REPOSITORY_FRAME.search(message):
         return ""
     errors = _OLD_CODE_ERRORS.findall(message)
     return errors[-1].strip() if errors else ""

@@ -155,3 +155,16 @@ def test_old_code_that_fails_while_its_requirements_are_read_is_told_from_a_fail
     assert old_code_failure(message) == "ModuleNotFoundError: No module named 'imp'"
     assert old_code_failure("pip-compile failed:\nModuleNotFoundError: No module named 'imp'") == ""
     assert old_code_failure(message.replace("/work/repo/setup.py", "/env/lib/site.py")) == ""
+
+
+def test_metadata_todays_build_backend_refuses_is_old_code_not_a_failed_lock():
+    from bench.environment.lock import old_code_failure
+
+    # python-semver's setup.cfg of 2022 says `python_requires = >=3.7.*`; setuptools on Python 3.13 refuses it
+    message = ("collecting the test requirements of repo failed (exit code 1):\n"
+               '  File "/tmp/build-env-x/lib/python3.13/site-packages/packaging/specifiers.py", line 388\n'
+               "packaging.specifiers.InvalidSpecifier: Invalid specifier: '>=3.7.*'\nTraceback (most recent call "
+               "last):\nbuild._exceptions.BuildBackendException: Backend subprocess exited when trying to invoke "
+               "prepare_metadata_for_build_wheel\n")
+    assert old_code_failure(message) == "packaging.specifiers.InvalidSpecifier: Invalid specifier: '>=3.7.*'"
+    assert old_code_failure(message.replace("collecting the test requirements", "pip-compile")) == ""
