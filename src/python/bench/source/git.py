@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import tarfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,11 +93,29 @@ def export_tree(git_dir: Path, sha: str, dest: Path) -> None:
     """Write the tree of `sha` into `dest` (no .git), refusing entries that escape `dest`."""
     data = git(["archive", "--format=tar", sha], git_dir=git_dir)
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        for member in tar.getmembers():
+        members = tar.getmembers()
+        for member in members:
             target = os.path.normpath(member.name)
             if target.startswith("..") or os.path.isabs(target):
                 raise SourceError(f"archive entry escapes the workspace: {member.name}")
+        extract_members(tar, dest, has_filters=hasattr(tarfile, "tar_filter"))
+
+
+def extract_members(tar: tarfile.TarFile, dest: Path, *, has_filters: bool) -> None:
+    """Extract a checked archive. Extraction filters arrived in 3.11.4 (Debian 12 ships 3.11.2): without them,
+    do what the "tar" filter does — refuse a member under another member that is a link, clear the high mode
+    bits and group/other write — so both give the same tree."""
+    if has_filters:
         tar.extractall(dest, filter="tar")
+        return
+    links = {os.path.normpath(m.name) for m in tar.getmembers() if m.issym() or m.islnk()}
+    for member in tar.getmembers():
+        parents = Path(os.path.normpath(member.name)).parents
+        if any(str(parent) in links for parent in parents):
+            raise SourceError(f"archive entry lies under a link: {member.name}")
+        if not (member.issym() or member.islnk()):
+            member.mode &= ~(stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX | stat.S_IWGRP | stat.S_IWOTH)
+    tar.extractall(dest)
 
 
 def read_blob(git_dir: Path, sha: str, path: str) -> bytes | None:
