@@ -4,10 +4,10 @@
 
 Reads the admission logs ``bench mine --admit`` writes (one entry per candidate tried: outcome, wall seconds,
 phase seconds) and prints, per log and over all of them, the candidates tried and admitted, the median and 90th
-percentile wall time of an admitted task's admission, the cost per admitted task with dropped candidates'
-time shared out, the share of the admitted tasks' time spent locking, building the environment, preparing the
-workspaces and running the tests, and how many times its own 2K test runs (the physical limit) an admission
-took. Informative figures of one run on a shared machine: nothing here is asserted.
+percentile wall time of an admitted task's admission, the cost per admitted task with dropped candidates' time
+shared out, the share of the admitted tasks' time spent building the image (first use), locking, building the
+environment, preparing the workspaces and running the tests, and how many times its own 2K test runs (the physical
+limit) an admission took. Informative figures of one run on a shared machine: nothing here is asserted.
 """
 
 from __future__ import annotations

@@ -50,7 +50,8 @@ def lock_candidate(spec: TaskSpec, root: Path, *, sandbox_name: str, mirror: Pat
 
     from bench.gate.phase_clock import phase
 
-    image = ensure_image(spec.image, root=root)
+    with phase("image"):  # built once, on first use
+        image = ensure_image(spec.image, root=root)
     with phase("lock"), scratch_dir(prefix="bench-admit-") as scratch:  # the build backend ran in the sandbox
         workspace = prepare(spec, "base", scratch / "repo", mirror=mirror)
         result = resolve_lock(workspace.path, image=image, sandbox_name=sandbox_name,

@@ -167,8 +167,9 @@ def _certify_uncached(spec, root, *, k, sandbox_name, mirror, max_targets):
 
     seconds: dict[str, float] = {}
     started = time.monotonic()
-    image = ensure_image(spec.image, root=root)
-    image_root = unpack_image(image)
+    with phase("image"):
+        image = ensure_image(spec.image, root=root)
+        image_root = unpack_image(image)
     lock_bytes = lock_path(spec, root).read_bytes()
     try:
         with phase("environment"):

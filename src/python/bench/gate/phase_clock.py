@@ -1,4 +1,5 @@
-"""Where an admission's wall time goes: locking, building the environment, preparing workspaces, test runs.
+"""Where an admission's wall time goes: the image (built on first use), locking, building the environment,
+preparing workspaces, test runs.
 
 Admission reports the split so certification throughput can be set against its physical limit, the task's own
 2K test runs. The clock is informative only: nothing it measures is hashed or decides a verdict. It is a
@@ -13,7 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Iterator
 
-PHASES = ("lock", "environment", "workspace", "tests")
+PHASES = ("image", "lock", "environment", "workspace", "tests")
 
 _current: ContextVar[dict[str, float] | None] = ContextVar("bench_phase_clock", default=None)
 

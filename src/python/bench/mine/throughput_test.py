@@ -24,7 +24,7 @@ def test_the_summary_shares_time_out_by_phase_and_counts_drops_against_admission
     assert (summary.tried, summary.admitted, summary.timed_admitted) == (3, 2, 2)
     assert summary.median_seconds == 20.0 and summary.p90_seconds == 100.0
     assert summary.seconds_per_admitted_all_attempts == 100.0  # (100 + 20 + 80) / 2
-    assert dict(summary.phase_share) == {"lock": 0.333, "environment": 0.1, "workspace": 0.1, "tests": 0.333,
+    assert dict(summary.phase_share) == {"image": 0.0, "lock": 0.333, "environment": 0.1, "workspace": 0.1, "tests": 0.333,
                                          "other": 0.134}
     assert summary.tests_median_seconds == 10.0
     assert summary.wall_over_tests_median == 2.0  # ratios 3.33 and 2.0: nearest rank
