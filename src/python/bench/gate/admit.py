@@ -15,6 +15,7 @@ from pathlib import Path
 
 from bench.errors import EnvironmentBuildError
 from bench.gate.certify import Certificate, certificate_file, certify, failure_summary, write_certificate
+from bench.gate.honest_fix import drop_reason, honest_fix_findings
 from bench.spec.load import discover, load_all, spec_from_document
 from bench.spec.model import TaskSpec
 from bench.store.action_cache import write_atomic
@@ -101,10 +102,12 @@ def gate_candidate(candidate: dict, root: Path, *, k: int, sandbox_name: str, mi
 def lock_drop_reason(message: str) -> str:
     """``old_code_does_not_run: <error>`` when the repository's own code failed while its requirements were
     read (too old for the image: try an older image), else ``lock_failed: <what pip said>``."""
-    from bench.environment.lock import old_code_failure
+    from bench.environment.lock import backend_failure, old_code_failure
 
     cause = old_code_failure(message)
-    return f"old_code_does_not_run: {cause}" if cause else f"lock_failed: {failure_summary(message)}"
+    if cause:
+        return f"old_code_does_not_run: {cause}"
+    return f"lock_failed: {backend_failure(message) or failure_summary(message)}"
 
 
 def finish(candidate: dict, gated: Gated, root: Path, *, k: int, sandbox_name: str,
@@ -203,6 +206,11 @@ def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, 
         doc["provenance"] = {**doc["provenance"], "judgement": judgement.to_json()}
     path = root / "tasks" / group_of(spec_from_document(doc)) / f"{candidate['task_id']}.json"
     final = spec_from_document(doc, path=str(path))  # the admitted spec must itself validate
+    flagged = honest_fix_findings(final, root)
+    if flagged:  # its own fix would be scored tampered: a task nobody can solve honestly
+        reason = drop_reason(flagged)
+        record_drop(candidate, reason, root, judgement=doc["provenance"].get("judgement"))
+        return Admission(spec.task_id, False, reason, None, cert)
     write_atomic(path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
     (root / "tasks" / "_dropped" / f"{final.task_id}.json").unlink(missing_ok=True)  # a retried drop
     cert = certificate_for_admitted(final, cert, root, k=k, sandbox_name=sandbox_name, max_targets=max_targets)
