@@ -195,19 +195,36 @@ _OLD_CODE_ERRORS = re.compile(r"^\s*((?:ImportError|ModuleNotFoundError|SyntaxEr
 # The project's own metadata written in a form today's build tools refuse (``python_requires = >=3.7.*``): the
 # backend that accepted it is too old to run on the image.
 _OLD_METADATA_ERRORS = re.compile(r"^\s*(packaging\.(?:specifiers|requirements|version)\.Invalid\w+: .*)$", re.MULTILINE)
+# A setup() argument today's setuptools refuses (isodate of 2018 passes ``use_2to3``, removed in setuptools 58).
+_OLD_SETUP_ARGUMENTS = re.compile(r"^\s*(error in \S+ setup command: .*)$", re.MULTILINE)
 
 
 def old_code_failure(message: str) -> str:
     """The error line when collecting a repository's requirements failed inside its own code (its setup.py or
     package no longer runs on the image's Python: ``import imp``, ``distutils``, removed aliases) or on its own
-    metadata (a version specifier today's build backends refuse), else "". That is the candidate's code being
-    too old for the image, not a lock that could not be resolved."""
+    metadata (a version specifier or setup() argument today's build backends refuse), else "". That is the
+    candidate's code being too old for the image, not a lock that could not be resolved."""
     if not message.startswith("collecting the test requirements"):
         return ""
-    metadata = _OLD_METADATA_ERRORS.findall(message)
+    metadata = _OLD_METADATA_ERRORS.findall(message) or _OLD_SETUP_ARGUMENTS.findall(message)
     if metadata:
         return metadata[-1].strip()
     if not _REPOSITORY_FRAME.search(message):
         return ""
     errors = _OLD_CODE_ERRORS.findall(message)
     return errors[-1].strip() if errors else ""
+
+
+_BACKEND_HOOK = re.compile(r"BuildBackendException: Backend subprocess exited when trying to invoke (\w+)")
+
+
+def backend_failure(message: str) -> str:
+    """``the repository's build backend failed in <hook>: <its last line>`` when collecting the requirements
+    stopped in the repository's own build backend, else "": what the backend printed comes before the
+    collector's traceback, which names only the hook."""
+    hook = _BACKEND_HOOK.search(message)
+    if not message.startswith("collecting the test requirements") or not hook:
+        return ""
+    before = message.split("Traceback (most recent call last):", 1)[0].splitlines()[1:]
+    said = [line.strip() for line in before if line.strip()]
+    return f"the repository's build backend failed in {hook.group(1)}: {said[-1] if said else 'no output'}"

@@ -168,3 +168,16 @@ def test_metadata_todays_build_backend_refuses_is_old_code_not_a_failed_lock():
                "prepare_metadata_for_build_wheel\n")
     assert old_code_failure(message) == "packaging.specifiers.InvalidSpecifier: Invalid specifier: '>=3.7.*'"
     assert old_code_failure(message.replace("collecting the test requirements", "pip-compile")) == ""
+
+
+def test_a_setup_argument_todays_setuptools_refuses_is_old_code_not_a_failed_lock():
+    from bench.environment.lock import old_code_failure
+
+    # isodate's setup.py of 2018 passes use_2to3, which setuptools 58 removed; the backend says so and exits
+    message = ("collecting the test requirements of repo failed (exit code 1):\n"
+               "error in isodate setup command: use_2to3 is invalid.\n"
+               "Traceback (most recent call last):\n  File \"/work/collect.py\", line 379, in <module>\n"
+               "build._exceptions.BuildBackendException: Backend subprocess exited when trying to invoke "
+               "prepare_metadata_for_build_wheel\n")
+    assert old_code_failure(message) == "error in isodate setup command: use_2to3 is invalid."
+    assert old_code_failure(message.replace("collecting the test requirements", "pip-compile")) == ""
