@@ -157,27 +157,21 @@ def test_old_code_that_fails_while_its_requirements_are_read_is_told_from_a_fail
     assert old_code_failure(message.replace("/work/repo/setup.py", "/env/lib/site.py")) == ""
 
 
-def test_metadata_todays_build_backend_refuses_is_old_code_not_a_failed_lock():
-    from bench.environment.lock import old_code_failure
+_BACKEND_EXITED = ("Traceback (most recent call last):\nbuild._exceptions.BuildBackendException: Backend subprocess "
+                   "exited when trying to invoke prepare_metadata_for_build_wheel\n")
 
+
+@pytest.mark.parametrize("said, cause", [
     # python-semver's setup.cfg of 2022 says `python_requires = >=3.7.*`; setuptools on Python 3.13 refuses it
-    message = ("collecting the test requirements of repo failed (exit code 1):\n"
-               '  File "/tmp/build-env-x/lib/python3.13/site-packages/packaging/specifiers.py", line 388\n'
-               "packaging.specifiers.InvalidSpecifier: Invalid specifier: '>=3.7.*'\nTraceback (most recent call "
-               "last):\nbuild._exceptions.BuildBackendException: Backend subprocess exited when trying to invoke "
-               "prepare_metadata_for_build_wheel\n")
-    assert old_code_failure(message) == "packaging.specifiers.InvalidSpecifier: Invalid specifier: '>=3.7.*'"
-    assert old_code_failure(message.replace("collecting the test requirements", "pip-compile")) == ""
-
-
-def test_a_setup_argument_todays_setuptools_refuses_is_old_code_not_a_failed_lock():
+    ('  File "/tmp/build-env-x/lib/python3.13/site-packages/packaging/specifiers.py", line 388\n'
+     "packaging.specifiers.InvalidSpecifier: Invalid specifier: '>=3.7.*'\n",
+     "packaging.specifiers.InvalidSpecifier: Invalid specifier: '>=3.7.*'"),
+    # isodate's setup.py of 2018 passes use_2to3, which setuptools 58 removed
+    ("error in isodate setup command: use_2to3 is invalid.\n", "error in isodate setup command: use_2to3 is invalid."),
+])
+def test_metadata_or_setup_arguments_todays_build_backend_refuses_are_old_code_not_a_failed_lock(said, cause):
     from bench.environment.lock import old_code_failure
 
-    # isodate's setup.py of 2018 passes use_2to3, which setuptools 58 removed; the backend says so and exits
-    message = ("collecting the test requirements of repo failed (exit code 1):\n"
-               "error in isodate setup command: use_2to3 is invalid.\n"
-               "Traceback (most recent call last):\n  File \"/work/collect.py\", line 379, in <module>\n"
-               "build._exceptions.BuildBackendException: Backend subprocess exited when trying to invoke "
-               "prepare_metadata_for_build_wheel\n")
-    assert old_code_failure(message) == "error in isodate setup command: use_2to3 is invalid."
+    message = "collecting the test requirements of repo failed (exit code 1):\n" + said + _BACKEND_EXITED
+    assert old_code_failure(message) == cause
     assert old_code_failure(message.replace("collecting the test requirements", "pip-compile")) == ""

@@ -37,6 +37,7 @@ def _pool(tmp_path, monkeypatch, fail_to_pass, pass_to_pass):
     (tmp_path / "lockfiles" / "tasks" / "widgets-7.lock").write_text("# locked\n")  # present: no relock
     monkeypatch.setattr(admit_module, "certify", _certified(fail_to_pass, pass_to_pass))
     monkeypatch.setattr(admit_module, "sync_build", lambda root: None)
+    monkeypatch.setattr(admit_module, "honest_fix_findings", lambda spec, root: ())  # no repository: none to scan
     return admit_module.admit(_candidate(), tmp_path, relock=False)
 
 
