@@ -126,9 +126,13 @@ def test_pants_score_refuses_a_model_that_is_not_deterministic(checkout, tmp_pat
 # --- a remote cache shared by two clones ---------------------------------------------------------------------
 
 def _python313() -> str | None:
-    """A Python 3.13 interpreter: pyenv's (found from PYENV_ROOT, ~/.pyenv or a pyenv shims folder on PATH, so
-    an empty HOME still finds the machine's pyenv), else one on PATH that is not a shim."""
-    roots = [os.environ.get("PYENV_ROOT", ""), str(Path.home() / ".pyenv")]
+    """A Python 3.13 interpreter: pyenv's (found from PYENV_ROOT, ~/.pyenv, the account's own home folder or a
+    pyenv shims folder on PATH, so an empty HOME and a bare PATH still find the machine's pyenv), else one on PATH
+    that is not a shim."""
+    import pwd
+
+    roots = [os.environ.get("PYENV_ROOT", ""), str(Path.home() / ".pyenv"),
+             str(Path(pwd.getpwuid(os.getuid()).pw_dir) / ".pyenv")]
     roots += [str(Path(entry).parent) for entry in os.environ.get("PATH", "").split(os.pathsep)
               if Path(entry).name == "shims"]
     for root in filter(None, roots):
