@@ -51,8 +51,13 @@ def option_unsupported(stderr: str) -> bool:
 
 def sdist_metadata_failed(output: str) -> bool:
     """True when an sdist's metadata could not be prepared: in build isolation pip fetches the sdist's build
-    backend as of the cut-off too, and a setuptools older than the interpreter cannot run on it."""
-    return "FailedToPrepareCandidate" in output or "metadata-generation-failed" in output
+    backend as of the cut-off too, and a setuptools older than the interpreter cannot run on it. pip reports it
+    as ``error: metadata-generation-failed``; pip-compile, which calls pip's resolver itself, can end instead in
+    the exception's traceback (``MetadataGenerationFailed``)."""
+    return any(marker in output for marker in _METADATA_FAILED)
+
+
+_METADATA_FAILED = ("FailedToPrepareCandidate", "metadata-generation-failed", "MetadataGenerationFailed")
 
 
 _UNRESOLVABLE = ("No matching distribution found", "Could not find a version that satisfies", "ResolutionImpossible")

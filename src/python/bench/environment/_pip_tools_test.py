@@ -147,3 +147,12 @@ def test_environment_files_are_the_root_and_requirements_folder_files_that_are_n
     for origin in ("requirements-test.txt", "tests/requirements.txt", "requirements/tests.txt", "pyproject.toml",
                    "setup.py extras_require[test]", "src/pkg/data.txt"):
         assert not environment_file(origin), origin
+
+
+def test_a_metadata_failure_that_ends_pip_compile_in_a_traceback_is_recognised():
+    # requests at the end of 2022: pip-compile calls pip's resolver itself, so the failure of a package in the
+    # root requirements.txt ends in the exception's traceback, not in pip's "metadata-generation-failed" error
+    crashed = ('  File "/env/venv/lib/python3.13/site-packages/pip/_internal/operations/build/metadata.py", line 36\n'
+               "    raise MetadataGenerationFailed(package_details=details) from error\n"
+               "pip._internal.exceptions.MetadataGenerationFailed: metadata generation failed\n")
+    assert _pip_tools.sdist_metadata_failed(crashed) and not _pip_tools.resolution_impossible(crashed)
