@@ -41,16 +41,10 @@ def _text(path: Path) -> str:
 
 
 def check_static(spec, scratch: Path, mirror) -> dict:
-    from bench.source.workspace import prepare
-    from bench.verdict.edit_scan import scan_edit
+    """The edit scan alone, as admission runs it on a candidate's fix (``bench.gate.honest_fix``)."""
+    from bench.gate.honest_fix import honest_fix_findings
 
-    base = prepare(spec, "base", scratch / "base", mirror=mirror).path
-    fix = prepare(spec, "fix", scratch / "fix", mirror=mirror).path
-    _, before, after = honest_reply(spec, base, fix)
-    from bench.verdict.allowances import allowed_rules
-
-    findings = scan_edit(before, after, test_names=spec.fail_to_pass + spec.pass_to_pass + spec.test_files)
-    findings = [f for f in findings if f.rule not in allowed_rules(ROOT, spec.task_id)]
+    findings = honest_fix_findings(spec, ROOT, mirror=mirror)
     if findings:
         return {"outcome": "tampered", "reason": "; ".join(f.describe() for f in findings), "resolved": False}
     return {"outcome": "solved", "reason": "static scan clean", "resolved": True}

@@ -16,6 +16,7 @@ from pathlib import Path
 from bench.errors import EnvironmentBuildError
 from bench.gate.certify import Certificate, certificate_file, certify, failure_summary, write_certificate
 from bench.gate.honest_fix import drop_reason, honest_fix_findings
+from bench.gate.phase_clock import phase
 from bench.spec.load import discover, load_all, spec_from_document
 from bench.spec.model import TaskSpec
 from bench.store.action_cache import write_atomic
@@ -48,8 +49,6 @@ def lock_candidate(spec: TaskSpec, root: Path, *, sandbox_name: str, mirror: Pat
     from bench.environment.lock import resolve_lock, write_lock
     from bench.sandbox.cleanup import scratch_dir
     from bench.source.workspace import prepare
-
-    from bench.gate.phase_clock import phase
 
     with phase("image"):  # built once, on first use
         image = ensure_image(spec.image, root=root)
