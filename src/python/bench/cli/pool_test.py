@@ -42,9 +42,9 @@ def test_stats_count_each_librarys_judged_changes_and_over_specified_tasks(tmp_p
     path.write_text(json.dumps(dict(doc, provenance=dict(doc["provenance"], judgement=judgement))))
     assert main(["pool", "stats", "--kind", "pr"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[5].split() == ["judged", "changes", "kind", "bugfix", "feature", "breaking", "revert", "unclear",
+    assert lines[5].split() == ["judged", "changes", "kind", "bugfix", "feature", "breaking", "change", "revert", "unclear",
                                 "unjudged", "over-specified"]
-    assert lines[6].split() == ["widgets", "pr", "0", "1", "0", "0", "0", "1", "1"]
+    assert lines[6].split() == ["widgets", "pr", "0", "1", "0", "0", "0", "0", "1", "1"]
     assert main(["list", "judgement:feature", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert (listed["task_id"], listed["judgement"], listed["over_specified"]) == ("widgets-9", "feature", 1)

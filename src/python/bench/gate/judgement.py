@@ -6,21 +6,22 @@ change looks like, from a :class:`FixChange` (made from the repository by :mod:`
 
 1. **revert** — the title starts with ``Revert`` or the message says ``This reverts commit`` (a quoted "fix"
    inside a revert's title is not a fix);
-2. **the project's words** — changelog fragments the change adds (towncrier's ``changes/123.bugfix.rst``,
-   ``*.feature``, ``*.breaking``, ``*.removal`` …) and entries it adds to a CHANGES/CHANGELOG/HISTORY file,
-   classified by the heading they sit under (``Bug fixes``, ``Features``, ``Breaking changes`` …) or, under a
-   version heading, by the entry's first word (``Fix …``, ``Add …``);
-3. **the diff's shape** — public names the fix adds to the source files that the fail_to_pass tests use (a
-   test that fails only because an attribute does not exist yet); an existing test whose assertion the change
-   turns around (``assert f(x) == A`` becomes ``assert f(x) == B``);
+2. **the project's words** (:mod:`bench.gate.project_words`) — changelog fragments and CHANGES entries the
+   change adds, filed as bug fix, feature, breaking, or apart from those (misc, docs, deprecation);
+3. **the diff's shape** (:mod:`bench.gate.change_shapes`) — what the fail_to_pass tests need that the base did
+   not have: a public name the fix adds, a parameter an existing function gains, a value a function that
+   returned nothing now returns; and existing tests the change rewrites in their literals alone (the project's
+   own test asserted the old output or message);
 4. **the title** — conventional-commit prefixes and words (``fix``, ``bug``, ``regression`` …; ``add``,
-   ``support``, ``feature`` …; ``perf``, ``refactor`` …), the weakest signal.
+   ``support``, ``feature`` …; ``perf``, ``refactor``, ``ci``, ``deprecated`` …), the weakest signal.
 
 The verdict: ``revert``; else from the project's words (``breaking`` > ``feature`` without any fix word >
-``bugfix``); else ``feature`` when most fail_to_pass tests need a new public name, or when a refactoring title
-comes with a turned-around assertion; else from the title; else ``unclear``. Independently, **over-specified**
-lists the fail_to_pass tests that pin what only this fix could know: a private name it introduced, or a
-message string (15+ characters) it added to the source, quoted in the test — a different correct fix fails them.
+``bugfix`` > ``change``); else ``feature`` when most fail_to_pass tests need something new, ``change`` when
+most are existing tests rewritten in their literals; else ``change`` under a refactoring / CI / speed-up title,
+or the title's fix or feature; else ``unclear``. A title's "fix" counts only when no shape speaks against it.
+Independently, **over-specified** lists the fail_to_pass tests that pin what only this fix could know: a
+private name it introduced, or a message string (15+ characters) it added to the source, quoted in the test
+verbatim or as a pattern's core — a different correct fix fails them.
 """
 
 from __future__ import annotations
@@ -29,54 +30,27 @@ import ast
 import re
 from dataclasses import dataclass
 
+from bench.gate.change_shapes import added_parameters, changed_expectations, newly_valued
+from bench.gate.project_words import NOTES_FILE, NotesChange, fragment_categories, notes_categories  # noqa: F401
 from bench.spec.model import Judgement
 
-JUDGE_VERSION = "2"
-VERDICTS = ("bugfix", "feature", "breaking", "revert", "unclear")
+JUDGE_VERSION = "3"
+# "change": a deliberate change of behaviour, output or wording that repairs nothing (or that the project files
+# under misc / docs / deprecation)
+VERDICTS = ("bugfix", "feature", "breaking", "change", "revert", "unclear")
 NEW_API_SHARE = 0.5  # this share of fail_to_pass tests needing a new public name makes a change a feature
+CHANGED_EXPECTATION_SHARE = 0.5  # this share of fail_to_pass tests rewritten in their literals alone: a change
 MIN_MESSAGE_CHARS = 15
 
-# Changelog fragment types (towncrier and look-alikes) -> category.
-FRAGMENT_TYPES = {
-    "bugfix": "bugfix", "bugfixes": "bugfix", "bug": "bugfix", "fix": "bugfix", "fixed": "bugfix",
-    "feature": "feature", "features": "feature", "enhancement": "feature", "added": "feature",
-    "improvement": "feature",
-    "breaking": "breaking", "removal": "breaking", "removed": "breaking", "incompatible": "breaking",
-}
-# A generic "change" fragment (attrs' changelog.d/N.change.md) says nothing either way.
-FRAGMENT_DIRS = frozenset({"changes", "changelog.d", "newsfragments", "news", ".changes", "changelog", "changes.d"})
-NOTES_FILE = re.compile(r"^(changes|changelog|history|news|release[-_ ]?notes)([.-].*)?$", re.IGNORECASE)
-_HEADING_WORDS = (
-    ("breaking", re.compile(r"breaking|backwards?[- ]incompatible|removed|removals", re.IGNORECASE)),
-    ("bugfix", re.compile(r"\bbug|\bfix", re.IGNORECASE)),
-    ("feature", re.compile(r"feature|\badded\b|enhancement|improvement|\bnew\b|changed", re.IGNORECASE)),
-)
-_ENTRY_WORDS = (
-    ("bugfix", re.compile(r"^(fix|fixe[sd]|fixing|correct|corrected|prevent|handle|avoid|resolve)\b", re.IGNORECASE)),
-    ("feature", re.compile(r"^(add|added|adds|support|supports|introduce|implement|allow|new)\b", re.IGNORECASE)),
-    ("breaking", re.compile(r"^(remove|removed|drop|dropped|rename|renamed)\b", re.IGNORECASE)),
-)
 _TITLE_FIX = re.compile(r"^(fix|bugfix|hotfix)(\(.*?\))?!?:|\b(fix(e[sd])?|fixing|bug|regression|crash(es)?|"
                         r"incorrect(ly)?|wrong(ly)?|broken|error when|fails?)\b", re.IGNORECASE)
 _TITLE_FEATURE = re.compile(r"^(feat|feature)(\(.*?\))?!?:|^(add|adds|added|support|implement|introduce|allow|"
                             r"enable)\b", re.IGNORECASE)
-_TITLE_REFACTOR = re.compile(r"^(perf|refactor|chore|style)(\(.*?\))?!?:|\b(speed[- ]?up|faster|optimi[sz]e|"
-                             r"performance|refactor(ing)?|clean[- ]?up)\b", re.IGNORECASE)
+_TITLE_REFACTOR = re.compile(r"^(perf|refactor|chore|style|ci|build|docs?)(\(.*?\))?!?:|\b(speed[- ]?up|faster|"
+                             r"optimi[sz]e|performance|refactor(ing)?|clean[- ]?up|ci|tox|gh actions?|"
+                             r"github actions?|workflows?|deprecated|moderni[sz]e)\b", re.IGNORECASE)
 _REVERT = re.compile(r"^\s*revert\b", re.IGNORECASE)
-_MARKDOWN_HEADING = re.compile(r"^\s{0,3}#{1,6}\s*(.+?)\s*#*\s*$")
-_RST_UNDERLINE = re.compile(r"^([-=~^*+#`'\"])\1{2,}\s*$")
-_LABEL_LINE = re.compile(r"^[A-Za-z][A-Za-z /-]{2,40}:\s*$")  # "Bug fixes:" above its entries (marshmallow)
 _MERGE_TITLE = re.compile(r"^Merge pull request #\d+ from [^/\s]+/(\S+)")
-_VERSIONISH = re.compile(r"\d+\.\d+|unreleased", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class NotesChange:
-    """A changelog file the change touched: its text after the change and the 1-based lines it added."""
-
-    path: str
-    text: str
-    added_lines: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -103,23 +77,30 @@ def judge(change: FixChange) -> Judgement:
     signals += [f"project:{category}" for category in project]
     tests = test_functions(change.tests_after, change.fail_to_pass)
     new_public, new_private = introduced_names(change.source_before, change.source_after)
-    needing = sorted(test_id for test_id, body in tests.items() if _uses(body, new_public))
+    valued = newly_valued(change.source_before, change.source_after)
+    parameters = added_parameters(change.source_before, change.source_after)
+    needing = sorted(test_id for test_id, body in tests.items() if _uses(body, new_public | valued | parameters))
     if needing:
         signals.append(f"new-api:{len(needing)}/{len(change.fail_to_pass)}")
-    reversed_tests = reversed_assertions(change.tests_before, change.tests_after)
-    signals += [f"reversed-assertion:{name}" for name in reversed_tests]
+    signals += [f"new-return-value:{name}" for name in sorted(valued) if any(_uses(b, {name}) for b in tests.values())]
+    signals += [f"new-parameter:{name}" for name in sorted(parameters)
+                if any(_uses(b, {name}) for b in tests.values())]
+    changed = changed_expectations(test_functions(change.tests_before, change.fail_to_pass), tests)
+    if changed:
+        signals.append(f"changed-expectation:{len(changed)}/{len(change.fail_to_pass)}")
     title = title_category(readable_title(change.title, change.message))
     if title:
         signals.append(f"title:{title}")
     messages = introduced_messages(change.source_before, change.source_after)
     over = tuple(sorted(test_id for test_id, body in tests.items()
-                        if _uses(body, new_private) or any(message in body for message in messages)))
-    share = len(needing) / len(change.fail_to_pass) if change.fail_to_pass else 0.0
+                        if _uses(body, new_private) or _quotes_a_message(body, messages)))
+    total = len(change.fail_to_pass)
+    shares = (len(needing) / total if total else 0.0, len(changed) / total if total else 0.0)
     own = own_tests(change.tests_before, change.tests_after, change.observed or change.fail_to_pass)
     failing = tuple(sorted(set(own) & set(change.fix_side_failing)))
     if failing:
         signals.append(f"own-tests-failing-with-fix:{len(failing)}/{len(own)}")
-    return Judgement(_verdict(project, share, bool(reversed_tests), title), tuple(signals), over, JUDGE_VERSION,
+    return Judgement(_verdict(project, shares, title), tuple(signals), over, JUDGE_VERSION,
                      failing, len(own))
 
 
@@ -131,17 +112,24 @@ def own_tests(before: tuple[tuple[str, str], ...], after: tuple[tuple[str, str],
     return tuple(sorted(test_id for test_id, body in new.items() if old.get(test_id) != body))
 
 
-def _verdict(project: list[str], new_api_share: float, reversed_assertion: bool, title: str) -> str:
+def _verdict(project: list[str], shares: tuple[float, float], title: str) -> str:
+    """The project's words first, then the diff's shapes, then the title. ``shares``: of the fail_to_pass tests,
+    those that need a new public name, parameter or return value, and those rewritten in their literals alone."""
+    new_api_share, changed_share = shares
     if "breaking" in project:
         return "breaking"
     if "feature" in project and "bugfix" not in project:
         return "feature"
     if "bugfix" in project:
         return "bugfix"
+    if "change" in project:
+        return "change"  # the project filed it, and not as a fix
     if new_api_share >= NEW_API_SHARE:
         return "feature"
-    if title == "refactor" and reversed_assertion:
-        return "feature"  # a deliberate change of behaviour, not a repair
+    if changed_share >= CHANGED_EXPECTATION_SHARE:
+        return "change"  # the project's own tests asserted the old behaviour
+    if title == "refactor":
+        return "change"  # tests flip under a refactoring's, a CI change's or a speed-up's name
     if title in ("bugfix", "feature"):
         return title
     return "unclear"
@@ -150,56 +138,6 @@ def _verdict(project: list[str], new_api_share: float, reversed_assertion: bool,
 def is_revert(title: str, message: str) -> bool:
     """A revert, however its quoted title reads ("Revert "Fix …"" is no fix)."""
     return bool(_REVERT.match(title)) or "This reverts commit" in message
-
-
-def fragment_categories(paths: tuple[str, ...]) -> list[str]:
-    found = []
-    for path in paths:
-        parts = path.split("/")
-        if len(parts) < 2 or parts[-2].lower() not in FRAGMENT_DIRS:
-            continue
-        for token in parts[-1].lower().split(".")[1:]:
-            if token in FRAGMENT_TYPES:
-                found.append(FRAGMENT_TYPES[token])
-                break
-    return found
-
-
-def notes_categories(notes: tuple[NotesChange, ...]) -> list[str]:
-    found = []
-    for change in notes:
-        lines = change.text.splitlines()
-        for number in change.added_lines:
-            entry = lines[number - 1].strip().lstrip("-*+ ").strip() if 0 < number <= len(lines) else ""
-            if not entry or _is_heading(lines, number - 1) or _RST_UNDERLINE.match(entry):
-                continue
-            category = _heading_category(lines, number - 1) or _first_match(_ENTRY_WORDS, entry)
-            if category:
-                found.append(category)
-    return found
-
-
-def _is_heading(lines: list[str], index: int) -> bool:
-    if _MARKDOWN_HEADING.match(lines[index]) or _LABEL_LINE.match(lines[index].strip()):
-        return True
-    return index + 1 < len(lines) and bool(_RST_UNDERLINE.match(lines[index + 1])) and bool(lines[index].strip())
-
-
-def _heading_category(lines: list[str], index: int) -> str:
-    """The category of the nearest heading above line ``index``; "" when that heading names a version."""
-    for above in range(index - 1, -1, -1):
-        if not _is_heading(lines, above):
-            continue
-        text = _MARKDOWN_HEADING.match(lines[above])
-        heading = text.group(1) if text else lines[above].strip().rstrip(":")
-        if _VERSIONISH.search(heading):
-            return ""
-        return _first_match(_HEADING_WORDS, heading)
-    return ""
-
-
-def _first_match(table, text: str) -> str:
-    return next((category for category, pattern in table if pattern.search(text)), "")
 
 
 def readable_title(title: str, message: str) -> str:
@@ -277,8 +215,44 @@ def introduced_messages(before: tuple[tuple[str, str], ...], after: tuple[tuple[
     return literals(after) - literals(before)
 
 
+_REGEX_EDGES = re.compile(r"^(\^|\.\*|\\A)+|(\$|\.\*|\\Z)+$")
+
+
+_REGEX_CALLS = frozenset({"assertRaisesRegex", "assertRaisesRegexp", "assertWarnsRegex", "assertRegex",
+                          "assertRegexpMatches"})
+
+
+def _quotes_a_message(body: str, messages: set[str]) -> bool:
+    """The test quotes one of ``messages``: verbatim, or as the core of a pattern it matches against
+    (``match=".*should be str.*"``, ``assertRaisesRegex``, or a literal with regex anchors at its ends)."""
+    if not messages or not body:
+        return False
+    if any(message in body for message in messages):
+        return True
+    tree = _parse(body)
+    cores = {re.sub(r"\\(.)", r"\1", _REGEX_EDGES.sub("", pattern)) for pattern in _patterns(tree)} if tree else set()
+    return any(len(core) >= MIN_MESSAGE_CHARS and core in message for core in cores for message in messages)
+
+
+def _patterns(tree: ast.AST) -> set[str]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg == "match":
+            found |= _strings(node.value)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _REGEX_CALLS:
+            found |= {text for arg in node.args[1:2] for text in _strings(arg)}
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _REGEX_EDGES.search(node.value):
+            found.add(node.value)
+    return found
+
+
+def _strings(node: ast.AST) -> set[str]:
+    return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+
+
 def test_functions(tests: tuple[tuple[str, str], ...], test_ids: tuple[str, ...]) -> dict[str, str]:
-    """test id -> the source of its test function (with its class's own lines when it is a method)."""
+    """test id -> the source of its test function with its decorators (a parametrized test's cases are part of
+    what it asserts), or of its class when the id names a class."""
     sources = dict(tests)
     parsed: dict[str, tuple[ast.Module | None, list[str]]] = {}
     bodies = {}
@@ -291,13 +265,20 @@ def test_functions(tests: tuple[tuple[str, str], ...], test_ids: tuple[str, ...]
         tree, lines = parsed[path]
         node = _find(tree, names) if tree is not None else None
         if node is not None:  # the node's own text, as ast.get_source_segment gives it (offsets count bytes)
-            segment = [line.encode("utf-8") for line in lines[node.lineno - 1 : node.end_lineno]]
-            if node.lineno == node.end_lineno:
+            first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
+            segment = [line.encode("utf-8") for line in lines[first - 1 : node.end_lineno]]
+            if first == node.end_lineno:
                 segment = [segment[0][node.col_offset : node.end_col_offset]]
-            else:
-                segment[0], segment[-1] = segment[0][node.col_offset :], segment[-1][: node.end_col_offset]
+            else:  # the decorators and the def line lose their indentation, so the text parses on its own
+                header = node.lineno - first + 1
+                segment = [_unindent(line, node.col_offset) for line in segment[:header]] + segment[header:]
+                segment[-1] = segment[-1][: node.end_col_offset]
             bodies[test_id] = b"".join(segment).decode("utf-8", "replace")
     return bodies
+
+
+def _unindent(line: bytes, width: int) -> bytes:
+    return line if line[:width].strip() else line[width:]
 
 
 def _find(tree: ast.AST, names: list[str]) -> ast.AST | None:
@@ -321,33 +302,3 @@ def _uses(body: str, names: set[str]) -> bool:
         {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} | \
         {n.arg for n in ast.walk(tree) if isinstance(n, ast.keyword) and n.arg}
     return bool(used & names)
-
-
-def reversed_assertions(before: tuple[tuple[str, str], ...], after: tuple[tuple[str, str], ...]) -> list[str]:
-    """Tests present before and after whose ``assert <left> <op> <right>`` keeps its left side and operator
-    but changes its right side: the old expectation turned around."""
-    old, new = _assertions(before), _assertions(after)
-    found = []
-    for test, expectations in sorted(new.items()):
-        previous = old.get(test, {})
-        if any(key in previous and previous[key] != value and value not in previous.values()
-               for key, value in expectations.items()):
-            found.append(test)
-    return found
-
-
-def _assertions(files: tuple[tuple[str, str], ...]) -> dict[str, dict[str, str]]:
-    found: dict[str, dict[str, str]] = {}
-    for path, text in files:
-        tree = _parse(text)
-        for function in ast.walk(tree) if tree is not None else ():
-            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not function.name.startswith("test"):
-                continue
-            pairs = {}
-            for node in ast.walk(function):
-                if isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1:
-                    key = f"{ast.unparse(node.test.left)} {type(node.test.ops[0]).__name__}"
-                    pairs.setdefault(key, ast.unparse(node.test.comparators[0]))
-            if pairs:
-                found[f"{path}::{function.name}"] = pairs
-    return found

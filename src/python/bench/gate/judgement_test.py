@@ -77,13 +77,44 @@ TURNED_BEFORE = "def test_area():\n    assert area(2, 3) == 5\n"
 TURNED_AFTER = "def test_area():\n    assert area(2, 3) == 6\n"
 
 
-def test_a_refactoring_that_turns_an_assertion_around_is_a_change_of_behaviour():
-    change = replace(PLAIN, title="perf: faster area", tests_before=(("tests/test_s.py", TURNED_BEFORE),),
+def test_existing_tests_rewritten_in_their_literals_make_a_change_unless_the_project_files_a_fix():
+    change = replace(PLAIN, title="Fix area", tests_before=(("tests/test_s.py", TURNED_BEFORE),),
                      tests_after=(("tests/test_s.py", TURNED_AFTER),))
     judged = judge(change)
-    assert (judged.verdict, judged.signals) == ("feature", ("reversed-assertion:tests/test_s.py::test_area",
-                                                            "title:refactor"))
-    assert judge(replace(change, title="Fix area")).verdict == "bugfix"  # a fix may correct a wrong expectation
+    assert (judged.verdict, judged.signals) == ("change", ("changed-expectation:1/1", "title:bugfix"))
+    filed = replace(change, changed_paths=change.changed_paths + ("changes/12.bugfix.rst",))
+    assert judge(filed).verdict == "bugfix"  # the project says its old test was wrong
+
+
+def test_a_refactoring_or_ci_title_whose_tests_flip_is_a_change():
+    for title in ("perf: faster area", "Tox GH Action (#286)", "Replace deprecated markup"):
+        assert judge(replace(PLAIN, title=title)).verdict == "change", title
+
+
+def test_a_misc_or_docs_fragment_files_the_change_apart_from_the_fixes():
+    for fragment in ("changelog.d/935.misc.rst", "changes/12.doc.md", "newsfragments/3.deprecation"):
+        judged = judge(replace(PLAIN, title="Fix area", changed_paths=PLAIN.changed_paths + (fragment,)))
+        assert (judged.verdict, judged.signals) == ("change", ("project:change", "title:bugfix")), fragment
+
+
+VALUED_BEFORE = 'class Cache:\n    def expire(self):\n        """Drop old items."""\n        self.items.clear()\n'
+VALUED_AFTER = ('class Cache:\n    def expire(self):\n        """Drop old items, return them."""\n'
+                "        gone = list(self.items)\n        self.items.clear()\n        return gone\n")
+VALUED_TESTS = "def test_expire():\n    assert Cache().expire() == []\n"
+PARAMETER_TESTS = "def test_lines():\n    assert lines(open('f', 'rb'), encoding='utf-8') == []\n"
+
+
+def test_tests_that_need_a_new_return_value_or_parameter_make_a_feature_under_a_fix_title():
+    valued = replace(PLAIN, title="Fix #292: expire() returns the expired pairs",
+                     source_before=(("c.py", VALUED_BEFORE),), source_after=(("c.py", VALUED_AFTER),),
+                     tests_after=(("tests/test_s.py", VALUED_TESTS),), fail_to_pass=("tests/test_s.py::test_expire",))
+    judged = judge(valued)
+    assert (judged.verdict, judged.signals) == ("feature", ("new-api:1/1", "new-return-value:expire", "title:bugfix"))
+    parameter = replace(PLAIN, title="fix: bytes files", source_before=(("m.py", "def lines(f):\n    pass\n"),),
+                        source_after=(("m.py", "def lines(f, encoding=None):\n    pass\n"),),
+                        tests_after=(("tests/test_s.py", PARAMETER_TESTS),), fail_to_pass=("tests/test_s.py::test_lines",))
+    judged = judge(parameter)
+    assert (judged.verdict, judged.signals) == ("feature", ("new-api:1/1", "new-parameter:encoding", "title:bugfix"))
 
 
 MESSAGE_AFTER = ("def area(w, h):\n    if w < 0:\n        raise ValueError('width must not be negative')\n"
@@ -98,6 +129,20 @@ def test_tests_pinning_a_private_name_or_a_message_of_the_fix_are_over_specified
                      fail_to_pass=("tests/test_s.py::test_area", "tests/test_s.py::test_negative",
                                    "tests/test_s.py::test_plain"))
     assert judge(change).over_specified == ("tests/test_s.py::test_area", "tests/test_s.py::test_negative")
+
+
+PATTERN_TESTS = ("import pytest\n\n\nclass TestArea:\n    @pytest.mark.parametrize('w, reason', [\n"
+                 "        (-1, '.*must not be negative.*'),\n    ])\n    def test_negative(self, w, reason):\n"
+                 "        with pytest.raises(ValueError, match=reason):\n            area(w, 1)\n")
+
+
+def test_a_decorated_test_quoting_the_fixs_message_as_a_pattern_is_over_specified():
+    change = replace(PLAIN, source_after=(("shapes.py", MESSAGE_AFTER),), tests_after=(("tests/test_s.py", PATTERN_TESTS),),
+                     fail_to_pass=("tests/test_s.py::TestArea::test_negative[-1-x]",))
+    assert judge(change).over_specified == ("tests/test_s.py::TestArea::test_negative[-1-x]",)
+    # the pattern's words inside a plain literal, with no anchors and not matched against: no pin
+    plain = PATTERN_TESTS.replace("'.*must not be negative.*'", "'must not be negative'")
+    assert judge(replace(change, tests_after=(("tests/test_s.py", plain),))).over_specified == ()
 
 
 def test_titles():

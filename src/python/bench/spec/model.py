@@ -15,7 +15,7 @@ class Judgement:
     """Whether a merged change is a bug fix (bench.gate.judgement): the verdict, the signals it was read from,
     and the fail_to_pass tests that pin a name or message only this fix could know."""
 
-    verdict: str  # "bugfix" | "feature" | "breaking" | "revert" | "unclear"
+    verdict: str  # "bugfix" | "feature" | "breaking" | "change" | "revert" | "unclear"
     signals: tuple[str, ...] = ()
     over_specified: tuple[str, ...] = ()
     version: str = ""
