@@ -189,12 +189,13 @@ def task_id_of(repo: str, commit: Commit, pr: PullRequest) -> str:
 
 
 def project_says_not_a_fix(changes: tuple[FileChange, ...]) -> str:
-    """The drop reason when the change's own changelog fragments call it a feature or a breaking change and none
-    calls it a fix ("" otherwise): admission would drop it as not a bug fix after certifying it."""
+    """The drop reason when the change's own changelog fragments call it a feature, a breaking change or something
+    filed apart from fixes (misc, docs) and none calls it a fix ("" otherwise): admission would drop it as not a
+    bug fix after certifying it."""
     categories = fragment_categories(tuple(c.path for c in changes))
     if not categories or "bugfix" in categories:
         return ""
-    return "breaking_fragment" if "breaking" in categories else "feature_fragment"
+    return next(f"{kind}_fragment" for kind in ("breaking", "feature", "change") if kind in categories)
 
 
 def since_ok(commit: Commit, since: str) -> bool:

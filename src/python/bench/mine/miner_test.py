@@ -240,12 +240,15 @@ def test_reverts_and_changes_their_project_calls_features_are_not_candidates_and
     s.append(_commit("main", day=6, message="Handle empty input (#6)", parents=(":5",), files={
         "pkg/core.py": _source(5), "tests/test_core.py": test.format("e"), "changes/6.bugfix.rst": "Empty.\n",
         "changes/6.feature.rst": "Also.\n"}))
+    s.append(_commit("main", day=7, message="Fix the message for bytes (#7)", parents=(":6",), files={
+        "pkg/core.py": _source(6), "tests/test_core.py": test.format("f"), "changelog.d/7.misc.rst": "Msg.\n"}))
     git(["fast-import", "--quiet"], git_dir=git_dir, input="".join(s).encode())
     git(["symbolic-ref", "HEAD", "refs/heads/main"], git_dir=git_dir)
     result = mine(git_dir, REPO)
     reasons = {f.subject: f.reason for f in result.filtered}
     assert reasons['Revert "Fix the total" (#4)'] == "revert"  # "Fix" inside the quoted title is no fix
     assert reasons["Fix: nicer output (#5)"] == "feature_fragment"  # the project's fragment outweighs the title
+    assert reasons["Fix the message for bytes (#7)"] == "change_fragment"  # filed as misc, not as a fix
     # a fix fragment beside a feature one keeps #6; the feature-titled #2 goes after the plain #3
     assert [(c.task_id, c.title_hint) for c in result.candidates] == [
         ("widgets-6", ""), ("widgets-3", ""), ("widgets-2", "feature")]
