@@ -197,6 +197,8 @@ def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, 
         reason = ""
         if not judgement.admitted:  # tests flip for a feature too: the change itself must be a fix
             reason = f"not_a_bugfix:{judgement.verdict}"
+        elif judgement.pins_only_this_fix(cert.sets.fail_to_pass):  # a different correct fix fails them all
+            reason = f"over_specified:{len(judgement.over_specified)}/{len(cert.sets.fail_to_pass)}"
         elif judgement.mostly_failing_own_tests:  # never shrink the change's tests to a remnant silently
             reason = f"own_tests_fail_with_fix:{len(judgement.own_tests_failing)}/{judgement.own_tests}"
         if reason:

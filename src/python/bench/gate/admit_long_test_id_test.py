@@ -5,6 +5,7 @@ import json
 from bench.gate import admit as admit_module
 from bench.gate.certify import Certificate, CertifyOutcome
 from bench.gate.sets import Decision, GateSets
+from bench.spec.model import Judgement
 
 SHA_BASE, SHA_FIX = "a" * 40, "b" * 40
 LONG_ID = "tests/test_style.py::test_style[" + "x" * 1200 + "]"
@@ -26,7 +27,7 @@ def _certified(fail_to_pass, pass_to_pass):
     return lambda *args, **kwargs: CertifyOutcome(cert, False, {})
 
 
-def _pool(tmp_path, monkeypatch, fail_to_pass, pass_to_pass):
+def _pool(tmp_path, monkeypatch, fail_to_pass, pass_to_pass, judgement=Judgement("bugfix", ("title:bugfix",))):
     import shutil
 
     from bench.testing.support import checkout_root
@@ -38,6 +39,7 @@ def _pool(tmp_path, monkeypatch, fail_to_pass, pass_to_pass):
     monkeypatch.setattr(admit_module, "certify", _certified(fail_to_pass, pass_to_pass))
     monkeypatch.setattr(admit_module, "sync_build", lambda root: None)
     monkeypatch.setattr(admit_module, "honest_fix_findings", lambda spec, root: ())  # no repository: none to scan
+    monkeypatch.setattr(admit_module, "judge_document", lambda doc, fix_side_failing=(): judgement)  # nor to judge
     return admit_module.admit(_candidate(), tmp_path, relock=False)
 
 
@@ -47,6 +49,22 @@ def test_overlong_pass_to_pass_ids_are_left_out_and_the_task_is_admitted(tmp_pat
     spec = json.loads(result.spec_path.read_text())
     assert (spec["fail_to_pass"], spec["pass_to_pass"]) == (["tests/test_core.py::test_fix"],
                                                             ["tests/test_core.py::test_ok"])
+
+
+def test_a_change_nothing_calls_a_fix_is_dropped_with_its_judgement(tmp_path, monkeypatch):
+    result = _pool(tmp_path, monkeypatch, ["tests/test_core.py::test_fix"], [], judgement=Judgement("unclear"))
+    assert (result.admitted, result.reason) == (False, "not_a_bugfix:unclear")
+    dropped = json.loads((tmp_path / "tasks" / "_dropped" / "widgets-7.json").read_text())
+    assert (dropped["reason"], dropped["judgement"]["verdict"]) == ("not_a_bugfix:unclear", "unclear")
+
+
+def test_a_fix_whose_every_target_pins_what_only_it_could_know_is_dropped(tmp_path, monkeypatch):
+    targets = ["tests/test_core.py::test_fix", "tests/test_core.py::test_message"]
+    pinned = Judgement("bugfix", ("title:bugfix",), tuple(targets))
+    result = _pool(tmp_path, monkeypatch, targets, [], judgement=pinned)
+    assert (result.admitted, result.reason) == (False, "over_specified:2/2")
+    half = Judgement("bugfix", ("title:bugfix",), (targets[1],))  # one target any correct fix passes: kept
+    assert _pool(tmp_path / "again", monkeypatch, targets, [], judgement=half).admitted
 
 
 def test_an_overlong_target_id_drops_the_task(tmp_path, monkeypatch):

@@ -7,6 +7,8 @@ Each reads only the text of the task's source and test files on both sides of th
   docstring promised no result (``TTLCache.expire()`` now returning the expired pairs): tests that use the value
   test a capability the base never offered. A function whose old docstring says it returns something and that
   forgot to is a bug, so it does not count;
+- **a new method** — a public method name no class had before, even where a module-level function of that name
+  existed (``VersionInfo.parse`` beside ``parse``);
 - **a new parameter** — an existing public function gains a parameter (``encoding=``): tests that pass it need
   what the base did not have;
 - **a changed expectation** — a test that existed before the change, whose text the change touches only in its
@@ -80,6 +82,16 @@ def newly_valued(before: tuple[tuple[str, str], ...], after: tuple[tuple[str, st
             continue  # it promised a result and did not give it: a bug
         found.add(name.rsplit(".", 1)[-1])
     return found
+
+
+def _method_names(pairs: tuple[tuple[str, str], ...]) -> set[str]:
+    return {name.rsplit(".", 1)[-1] for name in _functions(pairs) if "." in name}
+
+
+def new_methods(before: tuple[tuple[str, str], ...], after: tuple[tuple[str, str], ...]) -> set[str]:
+    """Public method names that no class of the source files had before (``VersionInfo.parse`` when only a
+    module-level ``parse`` existed). A subclass overriding a method some class already had does not count."""
+    return {name for name in _method_names(after) - _method_names(before) if not name.startswith("_")}
 
 
 def _parameters(function: ast.AST) -> set[str]:

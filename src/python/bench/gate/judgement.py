@@ -30,7 +30,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from bench.gate.change_shapes import added_parameters, changed_expectations, newly_valued
+from bench.gate.change_shapes import added_parameters, changed_expectations, new_methods, newly_valued
 from bench.gate.project_words import NOTES_FILE, NotesChange, fragment_categories, notes_categories  # noqa: F401
 from bench.spec.model import Judgement
 
@@ -77,6 +77,7 @@ def judge(change: FixChange) -> Judgement:
     signals += [f"project:{category}" for category in project]
     tests = test_functions(change.tests_after, change.fail_to_pass)
     new_public, new_private = introduced_names(change.source_before, change.source_after)
+    new_public |= new_methods(change.source_before, change.source_after)
     valued = newly_valued(change.source_before, change.source_after)
     parameters = added_parameters(change.source_before, change.source_after)
     needing = sorted(test_id for test_id, body in tests.items() if _uses(body, new_public | valued | parameters))

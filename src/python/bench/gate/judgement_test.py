@@ -17,7 +17,8 @@ PLAIN = FixChange(title="Compute the area correctly (#12)", message="", changed_
 
 def test_a_change_with_no_signal_is_unclear():
     judged = judge(PLAIN)
-    assert (judged.verdict, judged.signals, judged.over_specified, judged.admitted) == ("unclear", (), (), True)
+    # nothing calls it a fix, so it is not admitted: read by hand, most such changes were not fixes
+    assert (judged.verdict, judged.signals, judged.over_specified, judged.admitted) == ("unclear", (), (), False)
 
 
 def test_a_revert_is_a_revert_whatever_its_quoted_title_says():
@@ -49,6 +50,18 @@ def test_changelog_entries_are_read_by_their_heading_or_their_first_word():
     assert notes_categories((NotesChange("CHANGES.rst", CHANGES_RST, (4, 5)),)) == ["bugfix", "feature"]
     assert notes_categories((NotesChange("CHANGELOG.rst", CHANGES_LABELS, (6, 10)),)) == ["feature", "bugfix"]
     assert notes_categories((NotesChange("CHANGES.md", CHANGES_MD, (5, 6)),)) == []  # a heading, a blank line
+
+
+RELEASES_RST = ("Changelog\n=========\n\n2.6.1 (2022-12-28)\n------------------\n- Add detection of PREFIX.\n\n"
+                "2.6.0 (2022-12-06)\n------------------\n- **BREAKING** Correct the log directory.\n\n"
+                "2.5.4 (2022-11-12)\n------------------\n- Fix licensing metadata\n")
+
+
+def test_only_the_newest_releases_entries_speak_and_a_breaking_mark_outweighs_the_words():
+    # lines 6, 10 and 14 added: the new entry, and two older entries reworded in passing
+    assert notes_categories((NotesChange("CHANGES.rst", RELEASES_RST, (6, 10, 14)),)) == ["feature"]
+    newest_breaking = RELEASES_RST.replace("2.6.1 (2022-12-28)\n------------------\n- Add detection of PREFIX.\n\n", "")
+    assert notes_categories((NotesChange("CHANGES.rst", newest_breaking, (6,)),)) == ["breaking"]
 
 
 def test_a_fix_entry_beside_a_feature_entry_is_still_a_fix():
@@ -104,6 +117,18 @@ VALUED_TESTS = "def test_expire():\n    assert Cache().expire() == []\n"
 PARAMETER_TESTS = "def test_lines():\n    assert lines(open('f', 'rb'), encoding='utf-8') == []\n"
 
 
+def test_a_method_no_class_had_is_new_even_beside_a_module_function_of_that_name():
+    before = "def parse(text):\n    return text\n\n\nclass Version:\n    def bump(self):\n        pass\n"
+    after = before + "\n    @staticmethod\n    def parse(text):\n        return Version()\n"
+    tests = "def test_parse():\n    assert Version.parse('1.0')\n"
+    change = replace(PLAIN, source_before=(("v.py", before),), source_after=(("v.py", after),),
+                     tests_after=(("tests/test_s.py", tests),), fail_to_pass=("tests/test_s.py::test_parse",))
+    assert (judge(change).verdict, judge(change).signals) == ("feature", ("new-api:1/1",))
+    override = "class Base:\n    def parse(self):\n        pass\n\n\nclass Version(Base):\n    def bump(self):\n        pass\n"
+    fixed = override + "\n    def parse(self):\n        return 1\n"  # a subclass overriding what Base had
+    assert judge(replace(change, source_before=(("v.py", override),), source_after=(("v.py", fixed),))).verdict == "unclear"
+
+
 def test_tests_that_need_a_new_return_value_or_parameter_make_a_feature_under_a_fix_title():
     valued = replace(PLAIN, title="Fix #292: expire() returns the expired pairs",
                      source_before=(("c.py", VALUED_BEFORE),), source_after=(("c.py", VALUED_AFTER),),
@@ -128,7 +153,10 @@ def test_tests_pinning_a_private_name_or_a_message_of_the_fix_are_over_specified
     change = replace(PLAIN, source_after=(("shapes.py", MESSAGE_AFTER),), tests_after=(("tests/test_s.py", PINNING_TESTS),),
                      fail_to_pass=("tests/test_s.py::test_area", "tests/test_s.py::test_negative",
                                    "tests/test_s.py::test_plain"))
-    assert judge(change).over_specified == ("tests/test_s.py::test_area", "tests/test_s.py::test_negative")
+    judged = judge(change)
+    assert judged.over_specified == ("tests/test_s.py::test_area", "tests/test_s.py::test_negative")
+    assert not judged.pins_only_this_fix(change.fail_to_pass)  # test_plain: another correct fix passes it
+    assert judged.pins_only_this_fix(change.fail_to_pass[:2])
 
 
 PATTERN_TESTS = ("import pytest\n\n\nclass TestArea:\n    @pytest.mark.parametrize('w, reason', [\n"

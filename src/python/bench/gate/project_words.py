@@ -33,6 +33,8 @@ _ENTRY_WORDS = (
     ("feature", re.compile(r"^(add|added|adds|support|supports|introduce|implement|allow|new)\b", re.IGNORECASE)),
     ("breaking", re.compile(r"^(remove|removed|drop|dropped|rename|renamed)\b", re.IGNORECASE)),
 )
+# An entry the project marks breaking whatever its words ("**BREAKING** Correct the log directory …").
+_BREAKING_MARK = re.compile(r"\bBREAKING\b|\*\*breaking\*\*")
 _MARKDOWN_HEADING = re.compile(r"^\s{0,3}#{1,6}\s*(.+?)\s*#*\s*$")
 _RST_UNDERLINE = re.compile(r"^([-=~^*+#`'\"])\1{2,}\s*$")
 _LABEL_LINE = re.compile(r"^[A-Za-z][A-Za-z /-]{2,40}:\s*$")  # "Bug fixes:" above its entries (marshmallow)
@@ -62,14 +64,20 @@ def fragment_categories(paths: tuple[str, ...]) -> list[str]:
 
 
 def notes_categories(notes: tuple[NotesChange, ...]) -> list[str]:
+    """The categories of the entries a change adds to the newest release's section of a changelog. Lines it
+    touches under older releases (a typo corrected, an entry reflowed) are the log's upkeep, not this change."""
     found = []
     for change in notes:
         lines = change.text.splitlines()
+        newest = _newest_release(lines)
         for number in change.added_lines:
             entry = lines[number - 1].strip().lstrip("-*+ ").strip() if 0 < number <= len(lines) else ""
             if not entry or _is_heading(lines, number - 1) or _RST_UNDERLINE.match(entry):
                 continue
-            category = _heading_category(lines, number - 1) or _first_match(_ENTRY_WORDS, entry)
+            if _release_above(lines, number - 1) not in (-1, newest):
+                continue
+            category = ("breaking" if _BREAKING_MARK.search(lines[number - 1]) else
+                        _heading_category(lines, number - 1) or _first_match(_ENTRY_WORDS, entry))
             if category:
                 found.append(category)
     return found
@@ -92,6 +100,29 @@ def _heading_category(lines: list[str], index: int) -> str:
             return ""
         return _first_match(_HEADING_WORDS, heading)
     return ""
+
+
+def _release_above(lines: list[str], index: int) -> int:
+    """The line of the nearest heading above ``index`` that names a version (or "Unreleased"), -1 if none."""
+    return next((above for above in range(index - 1, -1, -1) if _is_release(lines, above)), -1)
+
+
+def _newest_release(lines: list[str]) -> int:
+    """The topmost release heading with an entry under it (an empty "Unreleased" above the release being made
+    does not count), -1 if none."""
+    releases = [index for index in range(len(lines)) if _is_release(lines, index)]
+    for start, end in zip(releases, releases[1:] + [len(lines)]):
+        if any(lines[i].strip() and not _is_heading(lines, i) and not _RST_UNDERLINE.match(lines[i].strip())
+               for i in range(start + 1, end)):
+            return start
+    return releases[0] if releases else -1
+
+
+def _is_release(lines: list[str], index: int) -> bool:
+    if not _is_heading(lines, index):
+        return False
+    text = _MARKDOWN_HEADING.match(lines[index])
+    return bool(_VERSIONISH.search(text.group(1) if text else lines[index]))
 
 
 def _first_match(table, text: str) -> str:
