@@ -2,18 +2,21 @@
 
     python scripts/giveaways.py [--retired] [--list]
 
-A mutant is a **giveaway** when its text alone marks the site, by one of two rules read from the released file
-the mutant was made from (the pinned sdist, fetched into the harness's cache):
+A mutant is a **giveaway** when its text alone marks the site, by one of these rules read from the released
+file the mutant was made from (the pinned sdist, fetched into the harness's cache):
 
 * ``return None`` in a function that returns a value on every other path: no other ``return`` in it is bare or
   returns ``None``, and its body cannot run off its end (``bench.mutate.operators.can_fall_through``: its last
   statement returns or raises, on every branch of a final ``if``, ``try`` or ``with``);
-* a condition wrapped as ``not (...)`` in a file that writes no other condition that way.
+* a condition wrapped as ``not (...)`` in a file that writes no other condition that way;
+* an anomaly the mutation adds to the file (``bench.mutate.anomalies``): a read of a local name that none of
+  its assignments reaches, a test for None whose other side then reads the value, or a call's arguments in the
+  reverse of the order at least two other calls of the same function in the file use.
 
 Prints, per operator and overall, how many mutation tasks there are and how many are giveaways; ``--list``
 adds one line per giveaway; ``--retired`` measures the retired pool (tasks/_retired: the pool engine version 1
-made) instead of the current one. Since engine version 2 the engine itself refuses both patterns, so the rule
-cannot find them in a pool it made: that figure checks the engine, a reading by hand checks the rule. Reads only what the pool holds: task specs and the releases they pin.
+made) instead of the current one. Since engine version 2 the engine itself refuses the first two patterns, and
+version 4 the anomalies. Reads only what the pool holds: task specs and the releases they pin.
 """
 
 from __future__ import annotations
@@ -76,7 +79,10 @@ def is_giveaway(spec, text: str) -> tuple[bool, str]:
     if site.operator == "negate_condition" and site.replacement.startswith("not ("):
         if len(NOT_WRAPPER.findall(text)) == 0:
             return True, "not (...) in a file that writes no other condition that way"
-    return False, ""
+    from bench.mutate.anomalies import added_anomaly
+
+    anomaly = added_anomaly(text.encode("utf-8"), site.start, site.end, site.replacement)
+    return (True, anomaly) if anomaly else (False, "")
 
 
 def release_texts(specs) -> dict:

@@ -15,10 +15,12 @@ change looks like, from a :class:`FixChange` (made from the repository by :mod:`
 4. **the title** — conventional-commit prefixes and words (``fix``, ``bug``, ``regression`` …; ``add``,
    ``support``, ``feature`` …; ``perf``, ``refactor``, ``ci``, ``deprecated`` …), the weakest signal.
 
-The verdict: ``revert``; else from the project's words (``breaking`` > ``feature`` without any fix word >
-``bugfix`` > ``change``); else ``feature`` when most fail_to_pass tests need something new, ``change`` when
-most are existing tests rewritten in their literals; else ``change`` under a refactoring / CI / speed-up title,
-or the title's fix or feature; else ``unclear``. A title's "fix" counts only when no shape speaks against it.
+The verdict: ``revert``; else ``breaking`` or ``feature`` when the project files it so (and not also as a fix);
+else ``feature`` when most fail_to_pass tests need something new, whatever it is filed as; else ``bugfix`` or
+``change`` from the project's words; else ``change`` when most fail_to_pass tests are existing tests rewritten in
+their literals, or under a refactoring / CI / speed-up title; else the title's fix or feature; else
+``unclear``. A title's "fix" counts only when no shape speaks against it, and "Fix #12" names an issue, not a
+bug.
 Independently, **over-specified** lists the fail_to_pass tests that pin what only this fix could know: a
 private name it introduced, or a message string (15+ characters) it added to the source, quoted in the test
 verbatim or as a pattern's core — a different correct fix fails them.
@@ -121,12 +123,12 @@ def _verdict(project: list[str], shares: tuple[float, float], title: str) -> str
         return "breaking"
     if "feature" in project and "bugfix" not in project:
         return "feature"
+    if new_api_share >= NEW_API_SHARE:
+        return "feature"  # the tests ask for what the base never had, whatever the change is filed as
     if "bugfix" in project:
         return "bugfix"
     if "change" in project:
         return "change"  # the project filed it, and not as a fix
-    if new_api_share >= NEW_API_SHARE:
-        return "feature"
     if changed_share >= CHANGED_EXPECTATION_SHARE:
         return "change"  # the project's own tests asserted the old behaviour
     if title == "refactor":
@@ -151,7 +153,12 @@ def readable_title(title: str, message: str) -> str:
     return " ".join([body[0] if body else "", re.sub(r"[-_/]+", " ", merge.group(1))]).strip()
 
 
+# "Fix #159: pass self to the key function": GitHub's closing keyword names an issue of any kind, not a bug.
+_CLOSING_REFERENCE = re.compile(r"\b(fix(e[sd])?|close[sd]?|resolve[sd]?)\s+#\d+\s*[,:]?", re.IGNORECASE)
+
+
 def title_category(title: str) -> str:
+    title = _CLOSING_REFERENCE.sub("", title).strip()
     if _TITLE_REFACTOR.search(title) and not _TITLE_FIX.search(title):
         return "refactor"
     if _TITLE_FEATURE.search(title) and not re.match(r"^(fix|bugfix|hotfix)\b", title, re.IGNORECASE):

@@ -129,8 +129,15 @@ def test_a_method_no_class_had_is_new_even_beside_a_module_function_of_that_name
     assert judge(replace(change, source_before=(("v.py", override),), source_after=(("v.py", fixed),))).verdict == "unclear"
 
 
+def test_tests_that_need_something_new_make_a_feature_even_where_the_project_files_a_fix():
+    change = replace(PLAIN, changed_paths=PLAIN.changed_paths + ("changes/12.bugfix.rst",),
+                     source_after=(("shapes.py", NEW_API_AFTER),), tests_after=(("tests/test_s.py", NEW_API_TESTS),),
+                     fail_to_pass=("tests/test_s.py::test_volume",))
+    assert (judge(change).verdict, judge(change).signals) == ("feature", ("project:bugfix", "new-api:1/1"))
+
+
 def test_tests_that_need_a_new_return_value_or_parameter_make_a_feature_under_a_fix_title():
-    valued = replace(PLAIN, title="Fix #292: expire() returns the expired pairs",
+    valued = replace(PLAIN, title="Fix the expire() result (#292)",
                      source_before=(("c.py", VALUED_BEFORE),), source_after=(("c.py", VALUED_AFTER),),
                      tests_after=(("tests/test_s.py", VALUED_TESTS),), fail_to_pass=("tests/test_s.py::test_expire",))
     judged = judge(valued)
@@ -178,6 +185,9 @@ def test_titles():
                                         "Handle empty input", "Speed up area", "Fix slow area", "Regression in 2.0",
                                         "New unit tests")] == [
         "bugfix", "feature", "feature", "feature", "", "refactor", "bugfix", "bugfix", ""]
+    # GitHub's closing keywords name an issue of any kind: what is left of the title decides
+    assert [title_category(t) for t in ("Fix #159: Pass self to the key function", "Fixes #3, closes #4: crash on load",
+                                        "Resolve #9: add a volume")] == ["", "bugfix", "feature"]
     merge = "Merge pull request #7 from someone/fix-negative-width"
     assert readable_title(merge, f"{merge}\n\nReject negative widths\n") == "Reject negative widths fix negative width"
     assert title_category(readable_title(merge, merge)) == "bugfix"

@@ -31,6 +31,7 @@ from bench.mutate.operators import (
 )
 from bench.mutate.scope import FunctionScope, function_scopes
 from bench.mutate.exact_edit import ParsedModule, load_module, verified_edit
+from bench.mutate.anomalies import added_anomaly
 from bench.mutate.readability import planted_on_sight
 from bench.operators.sites import Edit, Site
 from bench.source.mutation_site import text_sha256
@@ -161,9 +162,12 @@ def _choose(function: _FunctionSites, seed: int, engine: EngineProfile) -> Mutat
     )
     for site in ordered:
         edit = verified_edit(function.module, site)
-        if edit is not None and not planted_on_sight(function.module, function.scope.node, function.scope.own_nodes,
-                                                     site, edit[2]):
-            return _candidate(function, site, edit, seed, engine.version)
+        if edit is None or planted_on_sight(function.module, function.scope.node, function.scope.own_nodes, site,
+                                            edit[2]):
+            continue
+        if engine.refuse_anomalies and added_anomaly(function.module.view.data, *edit):
+            continue
+        return _candidate(function, site, edit, seed, engine.version)
     return None
 
 

@@ -123,11 +123,12 @@ class EngineProfile:
     version: str
     operators: tuple[str, ...]
     weights: dict[str, int]
+    refuse_anomalies: bool = False  # also refuse what bench.mutate.anomalies finds against the rest of the file
 
 
 PROFILES = {
     "3": EngineProfile("3", NEAR_MISS_OPERATORS, WEIGHTS_3),
-    "4": EngineProfile("4", OPERATORS, WEIGHTS_4),
+    "4": EngineProfile("4", OPERATORS, WEIGHTS_4, refuse_anomalies=True),
 }
 # library family -> this engine's operator name (the name task specs carry)
 _NAMES = {

@@ -1,0 +1,166 @@
+"""Anomalies a mutant adds to its file that a linter or a skimming reader sees without working anything out.
+
+:mod:`bench.mutate.readability` refuses patterns of the mutated *site* (a ``not (...)`` wrapper, a name left
+unread). Read by hand, engine-3 mutants that passed it still gave themselves away in three ways that only show
+against the rest of the file; each is counted here on the file before and after the mutation, and a mutant
+that adds one is a giveaway:
+
+* **a read of a name that may be unbound** — a local used where none of its assignments reaches (only inside
+  an ``if`` that raises, only after the use, only in another branch): what a linter reports as
+  used-before-assignment;
+* **a test for None that then reads the value** — ``x is None and x.attr`` (or ``x is not None or x.attr``):
+  the right side runs only when it cannot work;
+* **arguments in the reverse of the file's own order** — ``f(b, a)`` where at least two other calls of ``f`` in
+  the file pass ``a``'s expression first (four twin wrappers, one with its arguments swapped).
+
+:func:`added_anomaly` compares the counts; engine version 4 refuses such mutants and
+``scripts/giveaways.py`` measures them in a pool.
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+
+_TRANSPARENT = {("Try", "body"), ("TryStar", "body"), ("Try", "finalbody"), ("TryStar", "finalbody"),
+                ("With", "body"), ("AsyncWith", "body")}  # blocks that always run on: what they bind reaches on
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+MIN_TWINS = 2
+
+
+def added_anomaly(original: bytes, start: int, end: int, replacement: str) -> str:
+    """The anomaly the mutation ``original[start:end] -> replacement`` adds to the file ("" when none)."""
+    mutated = original[:start] + replacement.encode("utf-8") + original[end:]
+    try:
+        before, after = ast.parse(original), ast.parse(mutated)
+    except (SyntaxError, ValueError):
+        return ""
+    for name, count in (("a read of a name that may be unbound", maybe_unbound_reads),
+                        ("a test for None that then reads the value", none_then_read),
+                        ("arguments in the reverse of the file's own order", reversed_twin_calls)):
+        if count(after) > count(before):
+            return name
+    return ""
+
+
+def _children_with_fields(node: ast.AST):
+    for field, value in ast.iter_fields(node):
+        for child in value if isinstance(value, list) else [value]:
+            if isinstance(child, ast.AST):
+                yield field, child
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _walk_blocks(function: ast.AST):
+    """(node, the chain of (statement type, block field, id) that encloses it) for a function's own nodes."""
+    stack = [(child, ((type(function).__name__, "body", id(function)),)) for child in function.body]
+    while stack:
+        node, chain = stack.pop()
+        yield node, chain
+        if isinstance(node, _SCOPES):
+            continue
+        for field, child in _children_with_fields(node):
+            stack.append((child, chain + ((type(node).__name__, field, id(node)),) if field in _BLOCKS else chain))
+
+
+def _position(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+def _reaches(binding_chain: tuple, read_chain: tuple) -> bool:
+    """An assignment reaches a later read when every block around it, but those that always run on, is also
+    around the read."""
+    around_read = set(read_chain)
+    return all(link in around_read or link[:2] in _TRANSPARENT for link in binding_chain)
+
+
+def _bindings(function: ast.AST) -> tuple[dict, set]:
+    """name -> [(position, chain)] of the function's own assignments; and the names bound function-wide
+    (parameters, global and nonlocal declarations)."""
+    found: dict[str, list] = collections.defaultdict(list)
+    arguments = function.args
+    wide = {a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
+    wide |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+    for node, chain in _walk_blocks(function):
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):  # bound before its element
+            for generator in node.generators:
+                for target in ast.walk(generator.target):
+                    if isinstance(target, ast.Name):
+                        found[target.id].append((_position(node), chain))
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            found[node.id].append((_position(node), chain))
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            wide |= set(node.names)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                found[(alias.asname or alias.name).split(".")[0]].append((_position(node), chain))
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            found[node.name].append((_position(node), chain + (("ExceptHandler", "body", id(node)),)))  # its own
+        elif isinstance(node, _SCOPES) and not isinstance(node, ast.Lambda):
+            found[node.name].append((_position(node), chain))
+    return found, wide
+
+
+def maybe_unbound_reads(tree: ast.AST) -> int:
+    """Reads of a function's local names that none of its assignments reaches."""
+    count = 0
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        bound, wide = _bindings(function)
+        for node, chain in _walk_blocks(function):
+            if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id in wide:
+                continue
+            if node.id in bound and not any(where <= _position(node) and _reaches(links, chain)
+                                            for where, links in bound[node.id]):
+                count += 1
+    return count
+
+
+def _dereferences(node: ast.AST, subject: str) -> bool:
+    for inner in ast.walk(node):
+        base = inner.value if isinstance(inner, (ast.Attribute, ast.Subscript)) else \
+            inner.func if isinstance(inner, ast.Call) else None
+        if base is not None and ast.dump(base) == subject:
+            return True
+    return False
+
+
+def _none_test(node: ast.AST) -> tuple[str, bool] | None:
+    """(the subject, whether it is ``is None``) of ``x is None`` / ``x is not None`` / ``x == None``."""
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.comparators[0], ast.Constant) \
+            and node.comparators[0].value is None and isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
+        return ast.dump(node.left), isinstance(node.ops[0], (ast.Is, ast.Eq))
+    return None
+
+
+def none_then_read(tree: ast.AST) -> int:
+    """``x is None and <reads x>`` and ``x is not None or <reads x>``: a right side that can only fail."""
+    count = 0
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.BoolOp):
+            continue
+        wants_none = isinstance(node.op, ast.And)
+        for index, operand in enumerate(node.values[:-1]):
+            test = _none_test(operand)
+            if test and test[1] == wants_none and any(_dereferences(later, test[0]) for later in node.values[index + 1:]):
+                count += 1
+    return count
+
+
+def reversed_twin_calls(tree: ast.AST) -> int:
+    """Calls whose first two positional arguments stand in the reverse of at least two other calls of the same
+    function in the file (the second's expression is what those pass first)."""
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and len(node.args) >= 2
+             and not any(isinstance(a, ast.Starred) for a in node.args[:2])]
+    firsts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for call in calls:
+        firsts[ast.dump(call.func)][ast.dump(call.args[0])] += 1
+    count = 0
+    for call in calls:
+        callee, first, second = ast.dump(call.func), ast.dump(call.args[0]), ast.dump(call.args[1])
+        if first != second and firsts[callee][second] >= MIN_TWINS and firsts[callee][first] == 1:
+            count += 1
+    return count

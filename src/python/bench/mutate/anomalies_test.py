@@ -1,0 +1,79 @@
+"""Each anomaly on a constructed file: the exact count before and after one mutation, and the verdict."""
+
+from __future__ import annotations
+
+from bench.mutate.anomalies import added_anomaly, maybe_unbound_reads, none_then_read, reversed_twin_calls
+
+PARSER = b'''def call(self, left, token):
+    if left["type"] != "field":
+        prev = self.tokens[-2]
+        raise ParseError(prev)
+    name = left["value"]
+    args = [a for a in self.args(name)]
+    for item in args:
+        last = item
+    return name, item, args
+'''
+
+
+def _mutate(text: bytes, old: bytes, new: str, nth: int = 0) -> tuple[int, int, str]:
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(old, start + 1)
+    return start, start + len(old), new
+
+
+def test_a_name_bound_only_in_a_branch_that_raises_is_a_read_that_may_be_unbound():
+    import ast
+
+    assert maybe_unbound_reads(ast.parse(PARSER)) == 0  # a loop variable, a comprehension's, a parameter: fine
+    # name = left["value"] -> name = prev: prev is assigned only inside the if that raises
+    start, end, new = _mutate(PARSER, b'left["value"]', "prev")
+    assert added_anomaly(PARSER, start, end, new) == "a read of a name that may be unbound"
+    start, end, new = _mutate(PARSER, b'left["value"]', "token")  # a parameter: bound everywhere
+    assert added_anomaly(PARSER, start, end, new) == ""
+
+
+COMPLETE = b'''def visible(ctx, names):
+    for name in names:
+        command = ctx.get(name)
+        if command is not None and not command.hidden:
+            yield name
+'''
+
+
+def test_a_test_for_none_that_then_reads_the_value():
+    import ast
+
+    assert none_then_read(ast.parse(COMPLETE)) == 0
+    start, end, new = _mutate(COMPLETE, b"command is not None", "command is None")
+    assert added_anomaly(COMPLETE, start, end, new) == "a test for None that then reads the value"
+    start, end, new = _mutate(COMPLETE, b" and not", " or not")  # x is not None or x.hidden: the same flaw
+    assert added_anomaly(COMPLETE, start, end, new) == "a test for None that then reads the value"
+
+
+WRAPPERS = b'''def assert_count(self, *args):
+    return getattr(self, _count)(*args)
+
+
+def assert_raises(self, *args):
+    return getattr(self, _raises)(*args)
+
+
+def assert_regex(self, *args):
+    return getattr(self, _regex)(*args)
+
+
+def pair(a, b):
+    return divmod(a, b)
+'''
+
+
+def test_arguments_in_the_reverse_of_the_files_own_order():
+    import ast
+
+    assert reversed_twin_calls(ast.parse(WRAPPERS)) == 0
+    start, end, new = _mutate(WRAPPERS, b"self, _regex", "_regex, self")
+    assert added_anomaly(WRAPPERS, start, end, new) == "arguments in the reverse of the file's own order"
+    start, end, new = _mutate(WRAPPERS, b"a, b)", "b, a)")  # divmod has no twin in the file: an ordinary swap
+    assert added_anomaly(WRAPPERS, start, end, new) == ""
