@@ -17,7 +17,7 @@ change looks like, from a :class:`FixChange` (made from the repository by :mod:`
 
 The verdict: ``revert``; else ``breaking`` or ``feature`` when the project files it so (and not also as a fix);
 else ``feature`` when most fail_to_pass tests need something new, whatever it is filed as; else ``bugfix`` or
-``change`` from the project's words; else ``change`` when most fail_to_pass tests are existing tests rewritten in
+``change`` from the project's words; else ``feature`` when any needs something new; else ``change`` when most fail_to_pass tests are existing tests rewritten in
 their literals, or under a refactoring / CI / speed-up title; else the title's fix or feature; else
 ``unclear``. A title's "fix" counts only when no shape speaks against it, and "Fix #12" names an issue, not a
 bug.
@@ -129,6 +129,8 @@ def _verdict(project: list[str], shares: tuple[float, float], title: str) -> str
         return "bugfix"
     if "change" in project:
         return "change"  # the project filed it, and not as a fix
+    if new_api_share > 0:
+        return "feature"  # some tests need what the base never had, and only a title calls it a fix
     if changed_share >= CHANGED_EXPECTATION_SHARE:
         return "change"  # the project's own tests asserted the old behaviour
     if title == "refactor":

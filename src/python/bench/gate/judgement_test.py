@@ -83,7 +83,9 @@ def test_tests_that_need_a_new_public_name_make_a_feature_even_under_a_fix_title
     both = replace(change, fail_to_pass=("tests/test_s.py::test_area", "tests/test_s.py::test_volume[big]"))
     assert judge(both).verdict == "feature"  # 1 of 2: the share that makes a feature (parameters ignored)
     three = replace(both, fail_to_pass=both.fail_to_pass + ("tests/test_s.py::test_missing",))
-    assert judge(three).verdict == "bugfix"  # 1 of 3 needs it: the title decides
+    assert judge(three).verdict == "feature"  # 1 of 3 needs it, and only the title calls it a fix
+    filed = replace(three, changed_paths=three.changed_paths + ("changes/12.bugfix.rst",))
+    assert judge(filed).verdict == "bugfix"  # 1 of 3, and the project files it as a fix
 
 
 TURNED_BEFORE = "def test_area():\n    assert area(2, 3) == 5\n"

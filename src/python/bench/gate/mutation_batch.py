@@ -33,6 +33,7 @@ from bench.gate.admit import Admission, conclude, lock_candidate, sync_build
 from bench.gate.budget import runs_of_side
 from bench.gate.certify import (GATE_LIMITS, GATE_VERSION, Certificate, certificate_from_runs, failure_summary,
                                 lock_path, summarise, summary_from_dict, summary_to_dict)
+from bench.gate.giveaway_refusal import refuse_giveaways
 from bench.gate.sets import RunSummary, decide, derive_sets
 from bench.sandbox.cleanup import remove_tree
 from bench.spec.load import discover, load_all, spec_from_document
@@ -98,11 +99,13 @@ def _admit_release(docs, root, pool, *, k, sandbox_name, max_targets, cap, reloc
 
 
 def pending(docs, root: Path, pool) -> tuple[list[tuple[dict, TaskSpec]], int]:
-    """The candidates of a release not decided yet, as (document, spec), and how many were."""
+    """The candidates of a release not decided yet, as (document, spec), and how many were. A candidate whose
+    mutant gives itself away against its file is decided here: dropped before any run."""
     specs = [spec_from_document(doc, path=str(root / "tasks" / "_candidates" / f"{doc['task_id']}.json"))
              for doc in docs]
     todo = [(doc, spec) for doc, spec in zip(docs, specs) if not _already_decided(spec.task_id, root, pool)]
-    return todo, len(docs) - len(todo)
+    decided = len(docs) - len(todo)
+    return refuse_giveaways(todo, root), decided
 
 
 def capped(pool, spec: TaskSpec, cap: int | None) -> bool:

@@ -1,15 +1,18 @@
 """Anomalies a mutant adds to its file that a linter or a skimming reader sees without working anything out.
 
 :mod:`bench.mutate.readability` refuses patterns of the mutated *site* (a ``not (...)`` wrapper, a name left
-unread). Read by hand, engine-3 mutants that passed it still gave themselves away in three ways that only show
+unread). Read by hand, engine-3 mutants that passed it still gave themselves away in these ways that only show
 against the rest of the file; each is counted here on the file before and after the mutation, and a mutant
 that adds one is a giveaway:
 
 * **a read of a name that may be unbound** — a local used where none of its assignments reaches (only inside
   an ``if`` that raises, only after the use, only in another branch): what a linter reports as
   used-before-assignment;
-* **a test for None that then reads the value** — ``x is None and x.attr`` (or ``x is not None or x.attr``):
-  the right side runs only when it cannot work;
+* **a guard that then reads the value** — ``x is None and x.attr``, ``x is not None or x.attr``,
+  ``isinstance(x, str) or x.strip()``: the right side runs only when it cannot work;
+* **arithmetic that does nothing** — ``1 * x``, ``x + 0``, ``x / 1`` (``1 / x`` turned into ``1 * x``);
+* **a statement that no longer matches its twin nearby** — a line of 30 characters or more that had an
+  identical copy within 40 lines (the same splice in two adjacent methods) and now differs from it;
 * **arguments in the reverse of the file's own order** — ``f(b, a)`` where at least two other calls of ``f`` in
   the file pass ``a``'s expression first (four twin wrappers, one with its arguments swapped).
 
@@ -25,6 +28,7 @@ import collections
 _TRANSPARENT = {("Try", "body"), ("TryStar", "body"), ("Try", "finalbody"), ("TryStar", "finalbody"),
                 ("With", "body"), ("AsyncWith", "body")}  # blocks that always run on: what they bind reaches on
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 MIN_TWINS = 2
 
 
@@ -35,8 +39,11 @@ def added_anomaly(original: bytes, start: int, end: int, replacement: str) -> st
         before, after = ast.parse(original), ast.parse(mutated)
     except (SyntaxError, ValueError):
         return ""
+    if twinned_statements(after) < twinned_statements(before):
+        return "a statement that no longer matches its twin nearby"
     for name, count in (("a read of a name that may be unbound", maybe_unbound_reads),
-                        ("a test for None that then reads the value", none_then_read),
+                        ("a guard that then reads the value", none_then_read),
+                        ("arithmetic that does nothing", identity_operations),
                         ("arguments in the reverse of the file's own order", reversed_twin_calls)):
         if count(after) > count(before):
             return name
@@ -62,7 +69,10 @@ def _walk_blocks(function: ast.AST):
         if isinstance(node, _SCOPES):
             continue
         for field, child in _children_with_fields(node):
-            stack.append((child, chain + ((type(node).__name__, field, id(node)),) if field in _BLOCKS else chain))
+            if field in _BLOCKS or isinstance(node, _COMPREHENSIONS):  # a comprehension's names stay inside it
+                stack.append((child, chain + ((type(node).__name__, field if field in _BLOCKS else "", id(node)),)))
+            else:
+                stack.append((child, chain))
 
 
 def _position(node: ast.AST) -> tuple[int, int]:
@@ -84,11 +94,11 @@ def _bindings(function: ast.AST) -> tuple[dict, set]:
     wide = {a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
     wide |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
     for node, chain in _walk_blocks(function):
-        if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):  # bound before its element
+        if isinstance(node, _COMPREHENSIONS):  # bound before its element, and only inside it
             for generator in node.generators:
                 for target in ast.walk(generator.target):
                     if isinstance(target, ast.Name):
-                        found[target.id].append((_position(node), chain))
+                        found[target.id].append((_position(node), chain + ((type(node).__name__, "", id(node)),)))
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             found[node.id].append((_position(node), chain))
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
@@ -129,10 +139,16 @@ def _dereferences(node: ast.AST, subject: str) -> bool:
 
 
 def _none_test(node: ast.AST) -> tuple[str, bool] | None:
-    """(the subject, whether it is ``is None``) of ``x is None`` / ``x is not None`` / ``x == None``."""
+    """(the subject, whether the test is true when the subject is unusable) of ``x is None`` / ``x is not None``
+    / ``x == None`` / ``isinstance(x, T)`` / ``not isinstance(x, T)``."""
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.comparators[0], ast.Constant) \
             and node.comparators[0].value is None and isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
         return ast.dump(node.left), isinstance(node.ops[0], (ast.Is, ast.Eq))
+    negated = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    call = node.operand if negated else node
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "isinstance" \
+            and len(call.args) == 2:
+        return ast.dump(call.args[0]), negated
     return None
 
 
@@ -148,6 +164,42 @@ def none_then_read(tree: ast.AST) -> int:
             if test and test[1] == wants_none and any(_dereferences(later, test[0]) for later in node.values[index + 1:]):
                 count += 1
     return count
+
+
+def _is_literal(node: ast.AST, value: int) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value == value
+
+
+def identity_operations(tree: ast.AST) -> int:
+    """``x * 1``, ``1 * x``, ``x + 0``, ``0 + x``, ``x - 0``, ``x / 1``, ``x // 1``, ``x ** 1``: arithmetic that
+    does nothing, which no one writes."""
+    count = 0
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.BinOp):
+            continue
+        left, right, op = node.left, node.right, node.op
+        if isinstance(op, ast.Mult) and (_is_literal(left, 1) or _is_literal(right, 1)) or \
+                isinstance(op, ast.Add) and (_is_literal(left, 0) or _is_literal(right, 0)) or \
+                isinstance(op, (ast.Sub, ast.Div, ast.FloorDiv, ast.Pow)) and \
+                _is_literal(right, 0 if isinstance(op, ast.Sub) else 1):
+            count += 1
+    return count
+
+
+MIN_TWIN_CHARS = 30  # shorter statements (``return result``) repeat by chance
+TWIN_LINES = 40
+
+
+def twinned_statements(tree: ast.AST) -> int:
+    """Simple statements of at least MIN_TWIN_CHARS characters with an identical copy within TWIN_LINES lines
+    (the same splice in two adjacent methods): a mutant that breaks one copy stands out against the other."""
+    simple = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)
+    by_dump: dict[str, list[int]] = collections.defaultdict(list)
+    for node in ast.walk(tree):
+        if isinstance(node, simple) and len(ast.unparse(node)) >= MIN_TWIN_CHARS:
+            by_dump[ast.dump(node)].append(node.lineno)
+    return sum(1 for lines in by_dump.values() for line in lines
+               if any(other != line and abs(other - line) <= TWIN_LINES for other in lines))
 
 
 def reversed_twin_calls(tree: ast.AST) -> int:

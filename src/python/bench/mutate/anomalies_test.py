@@ -42,14 +42,25 @@ COMPLETE = b'''def visible(ctx, names):
 '''
 
 
-def test_a_test_for_none_that_then_reads_the_value():
+def test_a_guard_that_then_reads_the_value():
     import ast
 
     assert none_then_read(ast.parse(COMPLETE)) == 0
     start, end, new = _mutate(COMPLETE, b"command is not None", "command is None")
-    assert added_anomaly(COMPLETE, start, end, new) == "a test for None that then reads the value"
+    assert added_anomaly(COMPLETE, start, end, new) == "a guard that then reads the value"
     start, end, new = _mutate(COMPLETE, b" and not", " or not")  # x is not None or x.hidden: the same flaw
-    assert added_anomaly(COMPLETE, start, end, new) == "a test for None that then reads the value"
+    assert added_anomaly(COMPLETE, start, end, new) == "a guard that then reads the value"
+    escape = b"def escape(v):\n    return '..' if isinstance(v, str) and not v.strip() else v\n"
+    start, end, new = _mutate(escape, b" and not", " or not")  # the type guard fails, then .strip() runs
+    assert added_anomaly(escape, start, end, new) == "a guard that then reads the value"
+
+
+def test_arithmetic_that_does_nothing():
+    every = b"def every(threshold):\n    return int(1 / threshold)\n"
+    start, end, new = _mutate(every, b"/", "*")
+    assert added_anomaly(every, start, end, new) == "arithmetic that does nothing"
+    start, end, new = _mutate(every, b"/", "-")  # 1 - threshold: a wrong operator, not a no-op
+    assert added_anomaly(every, start, end, new) == ""
 
 
 WRAPPERS = b'''def assert_count(self, *args):
