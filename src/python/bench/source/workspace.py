@@ -77,6 +77,7 @@ def lay_out_release(spec: TaskSpec, side: str, dest: Path) -> str:
     tmp = dest.with_name(dest.name + ".unpack")
     shutil.rmtree(tmp, ignore_errors=True)
     root = unpack_sdist(fetch_sdist(spec.sdist), tmp)
+    dest.mkdir(parents=True, exist_ok=True)  # a caller may hand a folder that does not exist yet
     for entry in root.iterdir():
         shutil.move(str(entry), dest / entry.name)
     shutil.rmtree(tmp, ignore_errors=True)

@@ -77,3 +77,23 @@ def test_unknown_commit_is_a_source_error(upstream, tmp_path):
     repo, base, _ = upstream
     with pytest.raises(SourceError):
         prepare(_spec(base, "f" * 40), "base", tmp_path / "ws", mirror=repo)
+
+
+def test_a_release_is_laid_out_into_a_folder_that_does_not_exist_yet(tmp_path, monkeypatch):
+    """The honest-fix scan hands a fresh path; a release whose top level is a lone file (SECURITY.md first)
+    used to fail to move there."""
+    from bench.source import sdist
+    from bench.source.workspace import lay_out_release
+    from bench.spec.load import load_spec
+    from bench.testing.support import checkout_root
+
+    def unpack(_archive, dest):
+        dest.mkdir(parents=True)
+        (dest / "SECURITY.md").write_text("report privately\n")
+        return dest
+
+    monkeypatch.setattr(sdist, "fetch_sdist", lambda pin: tmp_path / "unused.tar.gz")
+    monkeypatch.setattr(sdist, "unpack_sdist", unpack)
+    spec = load_spec(next((checkout_root() / "tasks" / "mutation-six").glob("*.json")))
+    assert lay_out_release(spec, "fix", tmp_path / "scan" / "fix") == "1.16.0"
+    assert (tmp_path / "scan" / "fix" / "SECURITY.md").read_text() == "report privately\n"
