@@ -30,14 +30,17 @@ class AdmitRecord:
 
 
 def known_tasks(root: Path, retry: tuple[str, ...] = ()) -> tuple[set[str], set[str]]:
-    """Task ids already admitted (any tasks/<group>/) and already dropped (tasks/_dropped/).
+    """Task ids already admitted (any tasks/<group>/) and already decided against (tasks/_dropped/, and the
+    retired tasks of tasks/_retired/<group>/: a task retired by a stricter judgement or a reading by hand is
+    not mined again).
 
     A drop whose reason starts with one of ``retry`` (e.g. ``lock_failed`` after the lock collector learnt to
     leave out a tool that no longer builds) does not count as known: its candidate is admitted again.
     """
     admitted = {p.stem for p in (root / "tasks").glob("*/*.json") if not p.parent.name.startswith("_")}
     dropped = {p.stem for p in (root / "tasks" / "_dropped").glob("*.json")}
-    return admitted, dropped - retried_ids(root, retry)
+    retired = {p.stem for p in (root / "tasks" / "_retired").glob("*/*.json") if not p.parent.name.startswith("_")}
+    return admitted, (dropped - retried_ids(root, retry)) | retired
 
 
 def retried_ids(root: Path, retry: tuple[str, ...]) -> set[str]:

@@ -62,6 +62,9 @@ def test_admission_skips_known_tasks_and_stops_at_the_cap(tmp_path, monkeypatch)
     assert [(r.task_id, r.outcome) for r in records] == [
         ("widgets-4", "admitted"), ("widgets-2", "dropped"), ("widgets-13", "known"), ("widgets-5", "admitted")]
     assert known_tasks(root) == ({"widgets-4", "widgets-5"}, {"widgets-13", "widgets-2"})
+    (root / "tasks" / "_retired" / "widgets").mkdir(parents=True)
+    (root / "tasks" / "_retired" / "widgets" / "widgets-9.json").write_text("{}")  # retired after a reading
+    assert known_tasks(root) == ({"widgets-4", "widgets-5"}, {"widgets-13", "widgets-2", "widgets-9"})
     log = json.loads(write_admission_log(tmp_path / "out", REPO, records).read_text())
     assert [entry["task_id"] for entry in log] == ["widgets-4", "widgets-2", "widgets-5"]
 
