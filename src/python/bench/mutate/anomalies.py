@@ -9,12 +9,19 @@ that adds one is a giveaway:
   an ``if`` that raises, only after the use, only in another branch): what a linter reports as
   used-before-assignment;
 * **a guard that then reads the value** — ``x is None and x.attr``, ``x is not None or x.attr``,
-  ``isinstance(x, str) or x.strip()``: the right side runs only when it cannot work;
+  ``isinstance(x, str) or x.strip()``, ``if not match: match.group(…)``: a part that runs only when it cannot
+  work;
 * **arithmetic that does nothing** — ``1 * x``, ``x + 0``, ``x / 1`` (``1 / x`` turned into ``1 * x``);
-* **a statement that no longer matches its twin nearby** — a line of 30 characters or more that had an
-  identical copy within 40 lines (the same splice in two adjacent methods) and now differs from it;
+* **a value built and never used** — a local filled through ``x[k] = v`` or ``x.append(…)`` and never read (the
+  function now returns its input instead);
+* **a try that returns the same constant either way** — ``return None`` in a ``try`` whose handler returns None;
+* **a statement that no longer matches its twin nearby** — a statement of 12 characters or more that had an
+  identical copy within 30 lines (the same splice in two adjacent methods) and now differs from it;
 * **arguments in the reverse of the file's own order** — ``f(b, a)`` where at least two other calls of ``f`` in
-  the file pass ``a``'s expression first (four twin wrappers, one with its arguments swapped).
+  the file pass ``a``'s expression first (four twin wrappers, one with its arguments swapped), or a call within
+  30 lines passes the same expressions with the two the other way round;
+* **a store under another key than the lookup** — ``cache[k]`` read and ``cache[args] = v`` stored in one
+  function.
 
 :func:`added_anomaly` compares the counts; engine version 4 refuses such mutants and
 ``scripts/giveaways.py`` measures them in a pool.
@@ -44,6 +51,9 @@ def added_anomaly(original: bytes, start: int, end: int, replacement: str) -> st
     for name, count in (("a read of a name that may be unbound", maybe_unbound_reads),
                         ("a guard that then reads the value", none_then_read),
                         ("arithmetic that does nothing", identity_operations),
+                        ("a value built and never used", built_and_dropped),
+                        ("a try that returns the same constant either way", same_result_both_ways),
+                        ("a store under another key than the lookup", key_mismatches),
                         ("arguments in the reverse of the file's own order", reversed_twin_calls)):
         if count(after) > count(before):
             return name
@@ -152,16 +162,69 @@ def _none_test(node: ast.AST) -> tuple[str, bool] | None:
     return None
 
 
+def _falsy_test(node: ast.AST) -> str | None:
+    """The subject of a test that holds when the subject is unusable: ``not x``, ``x is None``,
+    ``not isinstance(x, T)``."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Name):
+        return ast.dump(node.operand)
+    test = _none_test(node)
+    return test[0] if test and test[1] else None
+
+
 def none_then_read(tree: ast.AST) -> int:
-    """``x is None and <reads x>`` and ``x is not None or <reads x>``: a right side that can only fail."""
+    """``x is None and <reads x>``, ``x is not None or <reads x>``, and ``if not x: <reads x>`` before any new
+    assignment: a part that runs only when it cannot work."""
     count = 0
     for node in ast.walk(tree):
+        if isinstance(node, ast.If) and (subject := _falsy_test(node.test)) is not None:
+            count += any(_dereferences(statement, subject) for statement in node.body[:1])
         if not isinstance(node, ast.BoolOp):
             continue
         wants_none = isinstance(node.op, ast.And)
         for index, operand in enumerate(node.values[:-1]):
             test = _none_test(operand)
             if test and test[1] == wants_none and any(_dereferences(later, test[0]) for later in node.values[index + 1:]):
+                count += 1
+    return count
+
+
+_MUTATORS = frozenset({"append", "extend", "update", "add", "insert", "setdefault", "appendleft", "extendleft",
+                       "discard", "clear", "sort", "reverse"})
+
+
+def built_and_dropped(tree: ast.AST) -> int:
+    """Locals a function builds (assigns, then fills through ``x[k] = v`` or ``x.append(...)``) and never reads
+    as a value: work thrown away, what a linter reports as an unused variable."""
+    count = 0
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        assigned, read, filled = set(), set(), set()
+        for node, _ in _walk_blocks(function):
+            if isinstance(node, ast.Assign):
+                assigned |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+            elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
+                filled.add(id(node.value))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS \
+                    and isinstance(node.func.value, ast.Name):
+                filled.add(id(node.func.value))
+        for node, _ in _walk_blocks(function):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in filled:
+                read.add(node.id)
+        count += len(assigned - read)
+    return count
+
+
+def same_result_both_ways(tree: ast.AST) -> int:
+    """A ``try`` whose body ends by returning the constant every handler returns: it cannot change anything."""
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and node.handlers and isinstance(node.body[-1], ast.Return):
+            value = ast.dump(node.body[-1].value) if node.body[-1].value is not None else "None"
+            ends = [h.body[-1] for h in node.handlers]
+            if isinstance(node.body[-1].value, (ast.Constant, type(None))) and all(
+                    isinstance(e, ast.Return) and (ast.dump(e.value) if e.value is not None else "None") == value
+                    for e in ends):
                 count += 1
     return count
 
@@ -186,8 +249,8 @@ def identity_operations(tree: ast.AST) -> int:
     return count
 
 
-MIN_TWIN_CHARS = 30  # shorter statements (``return result``) repeat by chance
-TWIN_LINES = 40
+MIN_TWIN_CHARS = 12  # ``cache[k] = v`` counts; ``return x`` repeats by chance
+TWIN_LINES = 30
 
 
 def twinned_statements(tree: ast.AST) -> int:
@@ -215,4 +278,28 @@ def reversed_twin_calls(tree: ast.AST) -> int:
         callee, first, second = ast.dump(call.func), ast.dump(call.args[0]), ast.dump(call.args[1])
         if first != second and firsts[callee][second] >= MIN_TWINS and firsts[callee][first] == 1:
             count += 1
+            continue
+        own = tuple(ast.dump(a) for a in call.args)
+        for i in range(len(own) - 1):  # a call nearby passes the same expressions with these two the other way
+            swapped = own[:i] + (own[i + 1], own[i]) + own[i + 2:]
+            if own[i] != own[i + 1] and any(tuple(ast.dump(a) for a in other.args) == swapped
+                                            and abs(other.lineno - call.lineno) <= TWIN_LINES for other in calls):
+                count += 1
+                break
+    return count
+
+
+def key_mismatches(tree: ast.AST) -> int:
+    """Containers a function reads under one key and stores under another (``cache[k]`` looked up,
+    ``cache[args] = v`` stored): the store can never be found."""
+    count = 0
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        keys: dict[str, tuple[set, set]] = collections.defaultdict(lambda: (set(), set()))
+        for node, _ in _walk_blocks(function):
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+                    and not isinstance(node.slice, (ast.Slice, ast.Constant)):
+                keys[node.value.id][isinstance(node.ctx, ast.Store)].add(ast.dump(node.slice))
+        count += sum(1 for loads, stores in keys.values() if loads and stores and not loads & stores)
     return count

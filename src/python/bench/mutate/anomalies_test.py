@@ -88,3 +88,23 @@ def test_arguments_in_the_reverse_of_the_files_own_order():
     assert added_anomaly(WRAPPERS, start, end, new) == "arguments in the reverse of the file's own order"
     start, end, new = _mutate(WRAPPERS, b"a, b)", "b, a)")  # divmod has no twin in the file: an ordinary swap
     assert added_anomaly(WRAPPERS, start, end, new) == ""
+
+
+def test_a_value_built_and_dropped_a_guard_on_a_missing_match_and_a_store_under_another_key():
+    built = b"def itemmap(f, d, factory=dict):\n    rv = factory()\n    rv.update(map(f, d.items()))\n    return rv\n"
+    start, end, new = _mutate(built, b"return rv", "return d")
+    assert added_anomaly(built, start, end, new) == "a value built and never used"
+    match = b"def parse(m, text):\n    if m:\n        return m.group(1)\n    return text\n"
+    start, end, new = _mutate(match, b"if m:", "if not m:")
+    assert added_anomaly(match, start, end, new) == "a guard that then reads the value"
+    cached = (b"def wrapper(*args):\n    k = key(*args)\n    try:\n        return cache[k]\n    except KeyError:\n"
+              b"        pass\n    v = func(*args)\n    cache[k] = v\n    return v\n")
+    start, end, new = _mutate(cached, b"cache[k] = v", "cache[args] = v")
+    assert added_anomaly(cached, start, end, new) == "a store under another key than the lookup"
+
+
+def test_a_call_whose_arguments_a_call_nearby_passes_the_other_way_round():
+    pair = b"def valid(sig, args, kwargs):\n    return check_valid(sig, args, kwargs)\n\n\n" \
+           b"def partial(sig, args, kwargs):\n    return check_partial(sig, args, kwargs)\n"
+    start, end, new = _mutate(pair, b"sig, args, kwargs)", "sig, kwargs, args)", nth=1)  # the first call
+    assert added_anomaly(pair, start, end, new) == "arguments in the reverse of the file's own order"
