@@ -9,8 +9,8 @@ that adds one is a giveaway:
   an ``if`` that raises, only after the use, only in another branch): what a linter reports as
   used-before-assignment;
 * **a guard that then reads the value** — ``x is None and x.attr``, ``x is not None or x.attr``,
-  ``isinstance(x, str) or x.strip()``, ``if not match: match.group(…)``: a part that runs only when it cannot
-  work;
+  ``isinstance(x, str) or x.strip()``, ``if not match: match.group(…)``, ``if cache is not None: return …``
+  followed by ``cache[k]``, the same with ``NotImplemented``: a part that runs only when it cannot work;
 * **arithmetic that does nothing** — ``1 * x``, ``x + 0``, ``x / 1`` (``1 / x`` turned into ``1 * x``);
 * **a value built and never used** — a local filled through ``x[k] = v`` or ``x.append(…)`` and never read (the
   function now returns its input instead);
@@ -21,7 +21,11 @@ that adds one is a giveaway:
   the file pass ``a``'s expression first (four twin wrappers, one with its arguments swapped), or a call within
   30 lines passes the same expressions with the two the other way round;
 * **a store under another key than the lookup** — ``cache[k]`` read and ``cache[args] = v`` stored in one
-  function.
+  function;
+* **the same condition tested twice in a row** — ``if keys is None: …`` then ``if keys is None: …`` where
+  the second block resolves ``values``;
+* **arguments against the callee's own signature** — a function or class of the file called with its own
+  parameter names in another order.
 
 :func:`added_anomaly` compares the counts; engine version 4 refuses such mutants and
 ``scripts/giveaways.py`` measures them in a pool.
@@ -54,6 +58,8 @@ def added_anomaly(original: bytes, start: int, end: int, replacement: str) -> st
                         ("a value built and never used", built_and_dropped),
                         ("a try that returns the same constant either way", same_result_both_ways),
                         ("a store under another key than the lookup", key_mismatches),
+                        ("the same condition tested twice in a row", repeated_conditions),
+                        ("arguments against the callee's own signature", arguments_against_signature),
                         ("arguments in the reverse of the file's own order", reversed_twin_calls)):
         if count(after) > count(before):
             return name
@@ -148,11 +154,16 @@ def _dereferences(node: ast.AST, subject: str) -> bool:
     return False
 
 
+def _is_sentinel(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None or \
+        isinstance(node, ast.Name) and node.id == "NotImplemented"
+
+
 def _none_test(node: ast.AST) -> tuple[str, bool] | None:
     """(the subject, whether the test is true when the subject is unusable) of ``x is None`` / ``x is not None``
     / ``x == None`` / ``isinstance(x, T)`` / ``not isinstance(x, T)``."""
-    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.comparators[0], ast.Constant) \
-            and node.comparators[0].value is None and isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and _is_sentinel(node.comparators[0]) \
+            and isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
         return ast.dump(node.left), isinstance(node.ops[0], (ast.Is, ast.Eq))
     negated = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
     call = node.operand if negated else node
@@ -176,6 +187,12 @@ def none_then_read(tree: ast.AST) -> int:
     assignment: a part that runs only when it cannot work."""
     count = 0
     for node in ast.walk(tree):
+        for block in _blocks_of(node):  # if <x usable>: return …  followed by code that reads x
+            for index, statement in enumerate(block[:-1]):
+                test = _none_test(statement.test) if isinstance(statement, ast.If) else None
+                if test and not test[1] and statement.body and isinstance(statement.body[-1], (ast.Return, ast.Raise)) \
+                        and any(_uses_after_guard(later, test[0], statement.test) for later in block[index + 1:index + 4]):
+                    count += 1
         if isinstance(node, ast.If) and (subject := _falsy_test(node.test)) is not None:
             count += any(_dereferences(statement, subject) for statement in node.body[:1])
         if not isinstance(node, ast.BoolOp):
@@ -185,6 +202,63 @@ def none_then_read(tree: ast.AST) -> int:
             test = _none_test(operand)
             if test and test[1] == wants_none and any(_dereferences(later, test[0]) for later in node.values[index + 1:]):
                 count += 1
+    return count
+
+
+def _uses_after_guard(statement: ast.AST, subject: str, test: ast.AST) -> bool:
+    """Whether ``statement`` works with the subject the guard let through: reads into it, or — for the
+    ``NotImplemented`` sentinel, which is never data — uses it at all."""
+    if isinstance(test, ast.Compare) and isinstance(test.comparators[0], ast.Name):  # NotImplemented
+        return any(ast.dump(n) == subject for n in ast.walk(statement) if isinstance(n, ast.Name))
+    return _dereferences(statement, subject)
+
+
+def _blocks_of(node: ast.AST):
+    for field in _BLOCKS:
+        block = getattr(node, field, None)
+        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+            yield block
+
+
+def repeated_conditions(tree: ast.AST) -> int:
+    """Two ``if`` statements in a row testing the same condition (``if keys is None`` twice where the second
+    block resolves ``values``)."""
+    count = 0
+    for node in ast.walk(tree):
+        for block in _blocks_of(node):
+            count += sum(1 for first, second in zip(block, block[1:]) if isinstance(first, ast.If)
+                         and isinstance(second, ast.If) and ast.dump(first.test) == ast.dump(second.test))
+    return count
+
+
+def _signatures(tree: ast.AST) -> dict[str, list[str]]:
+    """Name -> positional parameter names of the functions and classes (their ``__init__``) the file defines."""
+    found: dict[str, list[str]] = {}
+    for node in ast.walk(tree):
+        target = node
+        if isinstance(node, ast.ClassDef):
+            target = next((n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+        if isinstance(target, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names = [a.arg for a in target.args.posonlyargs + target.args.args]
+            found.setdefault(node.name, names[1:] if names[:1] in (["self"], ["cls"]) else names)
+    return found
+
+
+def arguments_against_signature(tree: ast.AST) -> int:
+    """Calls of a function or class of this file whose positional arguments are names of its own parameters,
+    passed in another order (``_FixupStream(readable, stream)`` for ``__init__(self, stream, readable)``)."""
+    signatures = _signatures(tree)
+    count = 0
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or len(node.args) < 2:
+            continue
+        callee = node.func.id if isinstance(node.func, ast.Name) else node.func.attr \
+            if isinstance(node.func, ast.Attribute) else ""
+        params = signatures.get(callee, [])
+        names = [a.id for a in node.args if isinstance(a, ast.Name)]
+        if len(names) == len(node.args) and len(set(names)) == len(names) and set(names) <= set(params) \
+                and names != sorted(names, key=params.index):
+            count += 1
     return count
 
 

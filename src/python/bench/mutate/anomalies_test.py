@@ -108,3 +108,18 @@ def test_a_call_whose_arguments_a_call_nearby_passes_the_other_way_round():
            b"def partial(sig, args, kwargs):\n    return check_partial(sig, args, kwargs)\n"
     start, end, new = _mutate(pair, b"sig, args, kwargs)", "sig, kwargs, args)", nth=1)  # the first call
     assert added_anomaly(pair, start, end, new) == "arguments in the reverse of the file's own order"
+
+
+def test_a_guard_that_returns_when_the_value_is_usable_then_uses_it_and_other_contradictions():
+    sentinel = b"def wrap(self, other):\n    result = op(self, other)\n    if result is NotImplemented:\n" \
+               b"        return result\n    return self._new(result)\n"
+    start, end, new = _mutate(sentinel, b"result is NotImplemented", "result is not NotImplemented")
+    assert added_anomaly(sentinel, start, end, new) == "a guard that then reads the value"
+    twice = (b"def init(keys, values):\n    if keys is None:\n        keys = RAW\n    if values is None:\n"
+             b"        values = RAW\n    return keys, values\n")
+    start, end, new = _mutate(twice, b"values is None", "keys is None")
+    assert added_anomaly(twice, start, end, new) == "the same condition tested twice in a row"
+    fixup = b"class Fixup:\n    def __init__(self, stream, readable):\n        pass\n\n\n" \
+            b"def wrap(stream, readable):\n    return Fixup(stream, readable)\n"
+    start, end, new = _mutate(fixup, b"Fixup(stream, readable)", "Fixup(readable, stream)")
+    assert added_anomaly(fixup, start, end, new) == "arguments against the callee's own signature"
