@@ -82,7 +82,9 @@ def admit_mutations(candidates: Sequence[dict], root: Path, *, k: int = 3, sandb
 
 
 def _already_decided(task_id: str, root: Path, pool: Iterable[TaskSpec]) -> bool:
-    return (root / "tasks" / "_dropped" / f"{task_id}.json").exists() or any(s.task_id == task_id for s in pool)
+    """Admitted, dropped, or retired (a task taken out of the pool is not admitted again)."""
+    return (root / "tasks" / "_dropped" / f"{task_id}.json").exists() or any(s.task_id == task_id for s in pool) \
+        or any((root / "tasks" / "_retired").glob(f"*/{task_id}.json"))
 
 
 def _admit_release(docs, root, pool, *, k, sandbox_name, max_targets, cap, relock, on_result) -> BatchOutcome:

@@ -52,3 +52,13 @@ def test_a_release_run_with_no_passing_test_cannot_judge_mutants():
     assert _unusable(RunSummary("fix", 0, 1, False, (("tests/test_m.py::TestSuite", "error"),), (), True))
     assert _unusable(RunSummary("fix", 0, 2, False, (), ("<collection>::",), True))
     assert _unusable(_run("fix", 0, timed_out=True))
+
+
+def test_a_retired_mutant_is_decided_and_not_admitted_again(tmp_path):
+    from bench.gate.mutation_batch import _already_decided
+
+    task_id = "mutation.widgets.1.0.0.0000abcd"
+    assert not _already_decided(task_id, tmp_path, [])
+    (tmp_path / "tasks" / "_retired" / "mutation-widgets").mkdir(parents=True)
+    (tmp_path / "tasks" / "_retired" / "mutation-widgets" / f"{task_id}.json").write_text("{}")
+    assert _already_decided(task_id, tmp_path, [])
