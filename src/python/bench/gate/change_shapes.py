@@ -24,7 +24,8 @@ import ast
 _NO_VALUE = (None, Ellipsis)
 
 
-def _parse(text: str) -> ast.Module | None:
+def parse_or_none(text: str) -> ast.Module | None:
+    """The module, or None for text that does not parse (a file of another Python, or no file)."""
     try:
         return ast.parse(text)
     except (SyntaxError, ValueError):
@@ -43,7 +44,7 @@ def _functions(pairs: tuple[tuple[str, str], ...]) -> dict[str, ast.FunctionDef 
                 visit(node.body, f"{prefix}{node.name}.")
 
     for _, text in pairs:
-        tree = _parse(text)
+        tree = parse_or_none(text)
         if tree is not None:
             visit(tree.body, "")
     return found
@@ -126,7 +127,7 @@ def literals_only_changed(old_body: str, new_body: str) -> bool:
     """Two texts of one test that differ, and differ only in their literals."""
     if old_body == new_body:
         return False
-    old, new = _parse(old_body), _parse(new_body)
+    old, new = parse_or_none(old_body), parse_or_none(new_body)
     if old is None or new is None:
         return False
     return ast.dump(_Blank().visit(old)) == ast.dump(_Blank().visit(new))

@@ -32,7 +32,8 @@ import ast
 import re
 from dataclasses import dataclass
 
-from bench.gate.change_shapes import added_parameters, changed_expectations, new_methods, newly_valued
+from bench.gate.change_shapes import added_parameters, changed_expectations, new_methods, newly_valued, \
+    parse_or_none as _parse
 from bench.gate.project_words import NOTES_FILE, NotesChange, fragment_categories, notes_categories  # noqa: F401
 from bench.spec.model import Judgement
 
@@ -168,13 +169,6 @@ def title_category(title: str) -> str:
     if _TITLE_FIX.search(title):
         return "bugfix"
     return ""
-
-
-def _parse(text: str) -> ast.Module | None:
-    try:
-        return ast.parse(text)
-    except (SyntaxError, ValueError):
-        return None
 
 
 def defined_names(text: str) -> set[str]:
