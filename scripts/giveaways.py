@@ -10,13 +10,19 @@ file the mutant was made from (the pinned sdist, fetched into the harness's cach
   statement returns or raises, on every branch of a final ``if``, ``try`` or ``with``);
 * a condition wrapped as ``not (...)`` in a file that writes no other condition that way;
 * an anomaly the mutation adds to the file (``bench.mutate.anomalies``): a read of a local name that none of
-  its assignments reaches, a test for None whose other side then reads the value, or a call's arguments in the
-  reverse of the order at least two other calls of the same function in the file use.
+  its assignments reaches, a test for None whose other side then reads the value, arguments in the reverse of
+  the order the file's other calls use, and the rest that module lists;
+* a contradiction the mutation adds (``bench.mutate.contradictions`` and the modules it reads: ``habits``,
+  ``guards``, ``kinds``, ``known_order``): an operator or form the file writes nowhere else, a comparison or
+  bound against the file's own habit, a statement or expression that no longer matches its twin within 100
+  lines, a test its own block contradicts, a guard that no longer guards what it reads, an index past a
+  non-empty guard, a test repeated in one function, a loop that re-tests what it never changes, a value used
+  against its kind, arguments whose order every reader knows, a sign on zero, a range that holds nothing.
 
 Prints, per operator and overall, how many mutation tasks there are and how many are giveaways; ``--list``
 adds one line per giveaway; ``--retired`` measures the retired pool (tasks/_retired: the pool engine version 1
 made) instead of the current one. Since engine version 2 the engine itself refuses the first two patterns, and
-version 4 the anomalies. Reads only what the pool holds: task specs and the releases they pin.
+version 4 the anomalies and contradictions. Reads only what the pool holds: task specs and the releases they pin.
 """
 
 from __future__ import annotations

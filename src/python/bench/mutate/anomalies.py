@@ -27,7 +27,8 @@ that adds one is a giveaway:
 * **arguments against the callee's own signature** — a function or class of the file called with its own
   parameter names in another order.
 
-:func:`added_anomaly` compares the counts; engine version 4 refuses such mutants and
+:mod:`bench.mutate.contradictions` adds what later readings found: a test that now disagrees with its block or
+with how the file writes the same test elsewhere. :func:`added_anomaly` compares the counts of both; engine version 4 refuses such mutants and
 ``scripts/giveaways.py`` measures them in a pool.
 """
 
@@ -35,6 +36,9 @@ from __future__ import annotations
 
 import ast
 import collections
+
+from bench.mutate.contradictions import added_contradiction
+from bench.mutate.guards import dereferences
 
 _TRANSPARENT = {("Try", "body"), ("TryStar", "body"), ("Try", "finalbody"), ("TryStar", "finalbody"),
                 ("With", "body"), ("AsyncWith", "body")}  # blocks that always run on: what they bind reaches on
@@ -63,7 +67,7 @@ def added_anomaly(original: bytes, start: int, end: int, replacement: str) -> st
                         ("arguments in the reverse of the file's own order", reversed_twin_calls)):
         if count(after) > count(before):
             return name
-    return ""
+    return added_contradiction(before, after)
 
 
 def _children_with_fields(node: ast.AST):
@@ -145,15 +149,6 @@ def maybe_unbound_reads(tree: ast.AST) -> int:
     return count
 
 
-def _dereferences(node: ast.AST, subject: str) -> bool:
-    for inner in ast.walk(node):
-        base = inner.value if isinstance(inner, (ast.Attribute, ast.Subscript)) else \
-            inner.func if isinstance(inner, ast.Call) else None
-        if base is not None and ast.dump(base) == subject:
-            return True
-    return False
-
-
 def _is_sentinel(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and node.value is None or \
         isinstance(node, ast.Name) and node.id == "NotImplemented"
@@ -194,13 +189,13 @@ def none_then_read(tree: ast.AST) -> int:
                         and any(_uses_after_guard(later, test[0], statement.test) for later in block[index + 1:index + 4]):
                     count += 1
         if isinstance(node, ast.If) and (subject := _falsy_test(node.test)) is not None:
-            count += any(_dereferences(statement, subject) for statement in node.body[:1])
+            count += any(dereferences(statement, subject) for statement in node.body[:1])
         if not isinstance(node, ast.BoolOp):
             continue
         wants_none = isinstance(node.op, ast.And)
         for index, operand in enumerate(node.values[:-1]):
             test = _none_test(operand)
-            if test and test[1] == wants_none and any(_dereferences(later, test[0]) for later in node.values[index + 1:]):
+            if test and test[1] == wants_none and any(dereferences(later, test[0]) for later in node.values[index + 1:]):
                 count += 1
     return count
 
@@ -210,7 +205,7 @@ def _uses_after_guard(statement: ast.AST, subject: str, test: ast.AST) -> bool:
     ``NotImplemented`` sentinel, which is never data — uses it at all."""
     if isinstance(test, ast.Compare) and isinstance(test.comparators[0], ast.Name):  # NotImplemented
         return any(ast.dump(n) == subject for n in ast.walk(statement) if isinstance(n, ast.Name))
-    return _dereferences(statement, subject)
+    return dereferences(statement, subject)
 
 
 def _blocks_of(node: ast.AST):

@@ -94,6 +94,6 @@ def test_a_release_is_laid_out_into_a_folder_that_does_not_exist_yet(tmp_path, m
 
     monkeypatch.setattr(sdist, "fetch_sdist", lambda pin: tmp_path / "unused.tar.gz")
     monkeypatch.setattr(sdist, "unpack_sdist", unpack)
-    spec = load_spec(next((checkout_root() / "tasks" / "mutation-six").glob("*.json")))
+    spec = load_spec(next((checkout_root() / "tasks" / "_retired" / "mutation-six").glob("*.json")))
     assert lay_out_release(spec, "fix", tmp_path / "scan" / "fix") == "1.16.0"
     assert (tmp_path / "scan" / "fix" / "SECURITY.md").read_text() == "report privately\n"

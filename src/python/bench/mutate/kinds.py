@@ -1,0 +1,89 @@
+"""A value used against its kind: a wrong variable that a reader sees is the wrong *sort* of thing.
+
+``if iterable < 1``, ``len(func)``, ``factory[k] = v``, ``pred + 1``: the function calls ``func``, ``pred`` and
+``factory`` and iterates ``iterable`` elsewhere, and the mutant now counts, compares, indexes or does arithmetic
+with them. Counted per function before and after the mutation (:mod:`bench.mutate.contradictions`).
+"""
+
+from __future__ import annotations
+
+import ast
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
+def own_nodes(function: ast.AST):
+    """The nodes of a function's own body, not of functions or classes defined inside it."""
+    todo = list(ast.iter_child_nodes(function))
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, _SCOPES):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def _called_and_iterated(nodes: list) -> tuple[set[str], set[str]]:
+    called = {n.func.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    iterated = {n.iter.id for n in nodes if isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension))
+                and isinstance(n.iter, ast.Name)}
+    return called, iterated
+
+
+def _numeric_uses(nodes: list) -> list[str]:
+    """Names compared by order, counted with len() or used in arithmetic."""
+    found = []
+    for node in nodes:
+        if isinstance(node, ast.Compare) and any(isinstance(op, _ORDERINGS) for op in node.ops):
+            found += [o.id for o in (node.left, *node.comparators) if isinstance(o, ast.Name)]
+        elif isinstance(node, ast.BinOp) and not isinstance(node.op, ast.Mod):  # "%s" % x formats
+            found += [o.id for o in (node.left, node.right) if isinstance(o, ast.Name)]
+    return found
+
+
+def misused_kinds(tree: ast.AST) -> int:
+    """Uses of a function's names against their kind: a name it calls, indexed, counted, compared by order or
+    used in arithmetic; a name it iterates compared by order or used in arithmetic."""
+    count = 0
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        nodes = list(own_nodes(function))
+        called, iterated = _called_and_iterated(nodes)
+        numeric = _numeric_uses(nodes)
+        count += sum(1 for name in numeric if name in called or name in iterated)
+        count += sum(1 for n in nodes if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
+                     and n.value.id in called)
+        count += sum(1 for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                     and n.func.id == "len" and len(n.args) == 1 and isinstance(n.args[0], ast.Name)
+                     and n.args[0].id in called)
+    return count
+
+
+def _loop_nodes(function: ast.AST) -> set[int]:
+    return {id(inner) for loop in own_nodes(function) if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
+            for inner in ast.walk(loop)}
+
+
+def dead_final_stores(tree: ast.AST) -> int:
+    """Names a function reads and then assigns once more, outside any loop, never to read again: the last value
+    it computed is thrown away (``data = post(data)`` then ``return original_data``)."""
+    count = 0
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        nodes, in_loops = list(own_nodes(function)), _loop_nodes(function)
+        declared = {name for n in nodes if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
+        loads, stores = {}, {}
+        for node in nodes:
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in declared:
+                where = (node.lineno, node.col_offset)
+                loads[node.id] = max(loads.get(node.id, where), where)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and id(node) not in in_loops:
+                done = (node.end_lineno, node.end_col_offset)  # the name is bound once its value is computed
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if isinstance(target, ast.Name) and target.id not in declared:
+                        stores[target.id] = max(stores.get(target.id, done), done)
+        count += sum(1 for name, last in stores.items() if name in loads and last > loads[name])
+    return count
