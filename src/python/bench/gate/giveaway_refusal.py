@@ -14,30 +14,33 @@ import re
 import tempfile
 from pathlib import Path
 
-from bench.gate.admit import record_drop
+from bench.gate.admit import Admission, record_drop
 
 
 def drop_reason(anomaly: str) -> str:
     return "giveaway:" + re.sub(r"\W+", "_", anomaly).strip("_")
 
 
-def refuse_giveaways(todo: list, root: Path) -> list:
+def refuse_giveaways(todo: list, root: Path) -> tuple[list, tuple[Admission, ...]]:
     """``todo`` ((document, spec) pairs of one release) without the candidates whose mutant adds an anomaly to
-    its file; each of those is recorded as dropped with the anomaly as its reason."""
+    its file, and those candidates' drops: each is recorded with the anomaly as its reason, and reported like any
+    other drop."""
     from bench.mutate.anomalies import added_anomaly
 
     if not todo:
-        return todo
+        return todo, ()
     texts = _released_files(todo)
-    kept = []
+    kept, refused = [], []
     for doc, spec in todo:
         site = spec.mutation
         anomaly = added_anomaly(texts[site.file], site.start, site.end, site.replacement)
         if anomaly:
-            record_drop(doc, drop_reason(anomaly), root)
+            reason = drop_reason(anomaly)
+            record_drop(doc, reason, root)
+            refused.append(Admission(spec.task_id, False, reason, None, None))
         else:
             kept.append((doc, spec))
-    return kept
+    return kept, tuple(refused)
 
 
 def _released_files(todo: list) -> dict[str, bytes]:

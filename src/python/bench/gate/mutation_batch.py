@@ -45,9 +45,9 @@ TIMEOUT_FLOOR_SECONDS = 10.0
 DEFAULT_CAP = 30  # mutation tasks per library release
 YIELD_CLASSES = {  # drop reason → the yield table's column
     "admitted": "good", "too_many_targets": "broad", "nothing_flips": "undetected",
-    "collection_failed_at_base": "import", "timeout": "timeout",
+    "collection_failed_at_base": "import", "timeout": "timeout", "giveaway": "giveaway",
 }
-YIELD_COLUMNS = ("good", "broad", "undetected", "import", "timeout", "other")
+YIELD_COLUMNS = ("good", "broad", "undetected", "import", "timeout", "giveaway", "other")
 
 
 def yield_class(reason: str) -> str:
@@ -89,25 +89,33 @@ def _already_decided(task_id: str, root: Path, pool: Iterable[TaskSpec]) -> bool
 
 def _admit_release(docs, root, pool, *, k, sandbox_name, max_targets, cap, relock, on_result) -> BatchOutcome:
     started = time.monotonic()
-    todo, skipped = pending(docs, root, pool)
+    todo, skipped, refused = pending(docs, root, pool)
+    report_refused(refused, on_result)
     if not todo or capped(pool, todo[0][1], cap):
-        return BatchOutcome((), skipped, 0.0, time.monotonic() - started)  # nothing to judge: no release built
+        return BatchOutcome(refused, skipped, 0.0, time.monotonic() - started)  # nothing to run: no release built
     release = _open_release(todo[0][1], root, k=k, sandbox_name=sandbox_name, relock=relock)
     with release:
         admissions = judge_in_order(todo, lambda index, spec: release.certify_mutant(spec, max_targets=max_targets),
                                     root, pool, k=k, sandbox_name=sandbox_name, max_targets=max_targets, cap=cap,
                                     on_result=on_result)
-    return BatchOutcome(admissions, skipped, release.slowest_seconds, time.monotonic() - started)
+    return BatchOutcome(refused + admissions, skipped, release.slowest_seconds, time.monotonic() - started)
 
 
-def pending(docs, root: Path, pool) -> tuple[list[tuple[dict, TaskSpec]], int]:
-    """The candidates of a release not decided yet, as (document, spec), and how many were. A candidate whose
-    mutant gives itself away against its file is decided here: dropped before any run."""
+def report_refused(refused: tuple[Admission, ...], on_result: Callable[[Admission, float], None] | None) -> None:
+    """Candidates dropped as giveaways before any run are reported like every other drop."""
+    for admission in refused if on_result is not None else ():
+        on_result(admission, 0.0)
+
+
+def pending(docs, root: Path, pool) -> tuple[list[tuple[dict, TaskSpec]], int, tuple[Admission, ...]]:
+    """The candidates of a release not decided yet, as (document, spec); how many were; and the drops of those
+    whose mutant gives itself away against its file, decided here before any run."""
     specs = [spec_from_document(doc, path=str(root / "tasks" / "_candidates" / f"{doc['task_id']}.json"))
              for doc in docs]
     todo = [(doc, spec) for doc, spec in zip(docs, specs) if not _already_decided(spec.task_id, root, pool)]
     decided = len(docs) - len(todo)
-    return refuse_giveaways(todo, root), decided
+    kept, refused = refuse_giveaways(todo, root)
+    return kept, decided, refused
 
 
 def capped(pool, spec: TaskSpec, cap: int | None) -> bool:

@@ -90,7 +90,7 @@ def admit_mutations_on_cluster(candidates: Sequence[dict], root: Path, address: 
     """:func:`bench.gate.mutation_batch.admit_mutations` with the runs on the cluster: each release's mutants go
     preferably to one worker (its environment and suite runs are made once there), releases spread over the
     workers, and the client concludes every release's mutants in order."""
-    from bench.gate.mutation_batch import BatchOutcome, capped, judge_in_order, pending
+    from bench.gate.mutation_batch import BatchOutcome, capped, judge_in_order, pending, report_refused
     from bench.spec.load import discover, load_all
 
     groups: dict[str, list[dict]] = {}
@@ -102,12 +102,13 @@ def admit_mutations_on_cluster(candidates: Sequence[dict], root: Path, address: 
     with _Session(address) as session:
         plans = []
         for index, docs in enumerate(groups.values()):
-            todo, skipped = pending(docs, root, pool)
+            todo, skipped, refused = pending(docs, root, pool)
+            report_refused(refused, on_result)
             runs = todo and not capped(pool, todo[0][1], cap)
             futures = [session.submit(certify_mutant_on_worker, doc, worker_index=index, **kwargs)
                        for doc, _ in todo] if runs else []
-            plans.append((todo if runs else [], skipped, futures))
-        for todo, skipped, futures in plans:
+            plans.append((todo if runs else [], skipped, refused, futures))
+        for todo, skipped, refused, futures in plans:
             started, slowest = time.monotonic(), [0.0]
 
             def certify_one(position: int, spec, futures=futures):
@@ -119,7 +120,7 @@ def admit_mutations_on_cluster(candidates: Sequence[dict], root: Path, address: 
             admissions = judge_in_order(todo, certify_one, root, pool, k=k, sandbox_name=sandbox_name,
                                         max_targets=max_targets, cap=cap, on_result=on_result)
             session.cancel(futures[len(admissions):])  # past the library's cap: not needed
-            outcomes.append(BatchOutcome(admissions, skipped, 0.0, time.monotonic() - started))
+            outcomes.append(BatchOutcome(refused + admissions, skipped, 0.0, time.monotonic() - started))
     _sync(root)
     return outcomes
 
