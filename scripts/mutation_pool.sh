@@ -4,6 +4,8 @@
 #
 #   scripts/mutation_pool.sh                  every release below
 #   scripts/mutation_pool.sh sqlparse==0.5.3  just these
+#   SEED=1 scripts/mutation_pool.sh idna==3.10   a second choice per function, for a release whose first
+#                                               choices ran out below the cap
 #
 # BENCH (default: ./pants run src/python/bench:bench --) is the command that runs the harness CLI.
 set -euo pipefail
@@ -30,6 +32,12 @@ RELEASES=(
   tabulate==0.9.0
   isodate==0.7.2
   webcolors==24.8.0
+  pathspec==0.12.1
+  xmltodict==0.14.2
+  funcy==2.0
+  pyasn1==0.6.1
+  colorama==0.4.6
+  pyflakes==3.2.0
 )
 # Tried and left out, with what `bench mutate --admit` says:
 #   no test files in the sdist: sortedcontainers==2.4.0, bidict==0.23.1, jsonpointer==3.0.0,
@@ -39,15 +47,21 @@ RELEASES=(
 #   attrs==24.2.0 and pyparsing==3.2.0 (modules under tests/ fail at import), python-dateutil==2.9.0.post0
 #   and itsdangerous==2.2.0 (a test dependency patches uuid internals Python 3.13 removed),
 #   markdown==3.7 (no test of its suite passes there), cssselect==1.2.0 (its editable install fails),
-#   wcwidth==0.2.13 (its test dependencies do not resolve)
+#   wcwidth==0.2.13 (its test dependencies do not resolve), natsort==8.4.0 (its conftest imports hypothesis,
+#   which it does not declare), pycodestyle==2.12.1 (its tests import a helper package the sdist lacks);
+#   decorator==5.1.1 and tomli==2.2.1 ship no tests; typing-extensions==4.12.2 backports the standard library's
+#   typing, whose copy of a mutated function would sit in the sandbox beside it
 LIMIT=${LIMIT:-150}   # candidates made per release (one per function, seeded choice)
 CAP=${CAP:-30}        # admitted tasks per library
+SEED=${SEED:-0}       # the per-function choice; candidates of every seed share one decided set
 read -r -a BENCH <<< "${BENCH:-./pants run src/python/bench:bench --}"
 
 if [ $# -gt 0 ]; then RELEASES=("$@"); fi
 for release in "${RELEASES[@]}"; do
   echo "== $release" >&2
-  "${BENCH[@]}" mutate "$release" --seed 0 --limit "$LIMIT" --admit --cap "$CAP" \
-    --out "mutation-candidates/${release/==/-}" || echo "!! $release failed (exit $?)" >&2
+  out="mutation-candidates/${release/==/-}"
+  if [ "$SEED" != 0 ]; then out="$out-seed$SEED"; fi
+  "${BENCH[@]}" mutate "$release" --seed "$SEED" --limit "$LIMIT" --admit --cap "$CAP" \
+    --out "$out" || echo "!! $release failed (exit $?)" >&2
 done
 "${BENCH[@]}" pool stats

@@ -4,8 +4,9 @@ of its release and the released text of each mutated function (each task's own a
 for every task and the files masked for that task because they hold its answer under another name).
 
 The releases pinned here are the ones whose originals the environment used to carry: idna 3.10 (pip vendors
-it byte for byte, and Debian's bundled pip wheel holds a copy) and more-itertools (setuptools and
-pkg_resources vendor it). `scripts/leak_scan.py` runs the same search over every release of the pool.
+it byte for byte, and Debian's bundled pip wheel holds a copy), more-itertools (setuptools and
+pkg_resources vendor it) and boltons 24.1.0 (its urlutils.py carries a copy of dictutils' OrderedMultiDict: a
+mutant of one copy left the other in the work dir). `scripts/leak_scan.py` runs the same search over every release of the pool.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from bench.score.no_leak import release_leaks, release_needles
 from bench.spec.load import discover, load_all
 from bench.testing.support import checkout_root, prepared_task
 
-RELEASES = ("idna", "more-itertools")
+RELEASES = ("idna", "more-itertools", "boltons")
 
 
 def _release(name: str):
