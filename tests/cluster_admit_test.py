@@ -26,10 +26,12 @@ def _checkout(folder: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def candidates(tmp_path_factory) -> list[Path]:
-    """Three mutants of a release (two of them too broad to admit) and a synthetic task as a new candidate."""
+    """Three mutants of a release (one a reader spots, refused before any run; one too broad; one admitted) and a
+    synthetic task as a new candidate."""
     out = tmp_path_factory.mktemp("candidates")
     root = _checkout(tmp_path_factory.mktemp("maker"))
-    made = run_bench("mutate", RELEASE, "--limit", "3", "--out", str(out), cwd=root, env={"BENCH_ROOT": str(root)})
+    made = run_bench("mutate", RELEASE, "--limit", "3", "--seed", "3", "--out", str(out), cwd=root,
+                     env={"BENCH_ROOT": str(root)})
     assert made.returncode == 0, made.stderr[-2000:]
     doc = json.loads((checkout_root() / "tasks" / "synthetic" / f"{SYNTHETIC}.json").read_text())
     doc["task_id"] = f"synthetic.{SYNTHETIC}_again"
@@ -50,17 +52,17 @@ def test_admission_on_the_cluster_writes_what_local_admission_writes(candidates,
     local_root, cluster_root = _checkout(tmp_path / "local"), _checkout(tmp_path / "cluster")
     args = ("admit", *map(str, candidates), "--max-targets", "5")
     local = run_bench(*args, cwd=local_root, env={"BENCH_ROOT": str(local_root)}, timeout=1800)
-    assert local.returncode == 1, local.stderr[-2000:]  # the broad mutants are dropped
+    assert local.returncode == 1, local.stderr[-2000:]  # the giveaway and the broad mutant are dropped
     with start_cluster(2, root=cluster_root, log_dir=tmp_path / "logs") as cluster:
         remote = run_bench(*args, "--cluster", cluster.address, cwd=cluster_root,
                            env={"BENCH_ROOT": str(cluster_root)}, timeout=1800)
     assert remote.returncode == 1, remote.stderr[-2000:]
     assert remote.stdout == local.stdout  # the same decisions, printed in the same order
     assert sorted(remote.stdout.splitlines()) == [
-        "admitted mutation.cachetools.5.5.0.c98f6793: admitted f2p=2",
+        "admitted mutation.cachetools.5.5.0.6e571b92: admitted f2p=1",
         "admitted synthetic.caesar_shift_again: admitted f2p=4",
-        "dropped  mutation.cachetools.5.5.0.35732e34: too_many_targets f2p=6",
-        "dropped  mutation.cachetools.5.5.0.8f981d5f: too_many_targets f2p=6",
+        "dropped  mutation.cachetools.5.5.0.97a293cc: too_many_targets f2p=27",
+        "dropped  mutation.cachetools.5.5.0.ab72160c: giveaway:a_statement_that_no_longer_matches_its_twin f2p=0",
     ]
     local_files, remote_files = _written(local_root), _written(cluster_root)
     assert sorted(remote_files) == sorted(local_files)
