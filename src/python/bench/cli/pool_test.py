@@ -67,17 +67,19 @@ def test_classes_count_mutation_drops_in_the_yield_columns_of_mutate(tmp_path, m
     drops = tmp_path / "tasks" / "_dropped"
     mutant = {"kind": "mutation", "sdist": {"name": "Tiny_Lib"}, "repo": "pypi/tiny-lib"}
     reasons = ("nothing_flips", "too_many_targets", "too_many_targets", "collection_failed_at_base", "timeout",
-               "duplicate_of:mutation.tiny-lib.1.0.aa", "install_failed")
+               "giveaway:a_test_that_contradicts_its_block", "duplicate_of:mutation.tiny-lib.1.0.aa", "install_failed")
     for number, reason in enumerate(reasons):
         candidate = dict(mutant, task_id=f"mutation.tiny-lib.1.0.{number:02d}")
         (drops / f"{candidate['task_id']}.json").write_text(json.dumps({"candidate": candidate, "reason": reason}))
     assert main(["pool", "stats", "--classes"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split() == ["library", "candidates", "good", "broad", "undetected", "import", "timeout", "other"]
-    # No admitted mutant: good 0; broad 2 of 7; one each undetected, import, timeout; duplicate + install = other.
-    assert lines[1].split() == ["tiny-lib", "7", "0", "0%", "2", "29%", "1", "14%", "1", "14%", "1", "14%",
-                                "2", "29%"]
-    assert lines[2].split()[:3] == ["all", "mutation", "7"]  # the PR library is not a mutation row
+    assert lines[0].split() == ["library", "candidates", "good", "broad", "undetected", "import", "timeout",
+                                "giveaway", "other"]
+    # No admitted mutant: good 0; broad 2 of 8; one each undetected, import, timeout, giveaway (refused before any
+    # run); duplicate + install = other.
+    assert lines[1].split() == ["tiny-lib", "8", "0", "0%", "2", "25%", "1", "12%", "1", "12%", "1", "12%",
+                                "1", "12%", "2", "25%"]
+    assert lines[2].split()[:3] == ["all", "mutation", "8"]  # the PR library is not a mutation row
 
 
 def _measured(tmp_path, task_id: str, made: int, run: int, killed: int, survivors: list, certificate: bytes):
