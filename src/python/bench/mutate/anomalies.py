@@ -38,7 +38,7 @@ import ast
 import collections
 
 from bench.mutate.contradictions import added_contradiction
-from bench.mutate.guards import dereferences
+from bench.mutate.guards import blocks_of, dereferences
 
 _TRANSPARENT = {("Try", "body"), ("TryStar", "body"), ("Try", "finalbody"), ("TryStar", "finalbody"),
                 ("With", "body"), ("AsyncWith", "body")}  # blocks that always run on: what they bind reaches on
@@ -182,7 +182,7 @@ def none_then_read(tree: ast.AST) -> int:
     assignment: a part that runs only when it cannot work."""
     count = 0
     for node in ast.walk(tree):
-        for block in _blocks_of(node):  # if <x usable>: return …  followed by code that reads x
+        for block in blocks_of(node):  # if <x usable>: return …  followed by code that reads x
             for index, statement in enumerate(block[:-1]):
                 test = _none_test(statement.test) if isinstance(statement, ast.If) else None
                 if test and not test[1] and statement.body and isinstance(statement.body[-1], (ast.Return, ast.Raise)) \
@@ -208,19 +208,12 @@ def _uses_after_guard(statement: ast.AST, subject: str, test: ast.AST) -> bool:
     return dereferences(statement, subject)
 
 
-def _blocks_of(node: ast.AST):
-    for field in _BLOCKS:
-        block = getattr(node, field, None)
-        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-            yield block
-
-
 def repeated_conditions(tree: ast.AST) -> int:
     """Two ``if`` statements in a row testing the same condition (``if keys is None`` twice where the second
     block resolves ``values``)."""
     count = 0
     for node in ast.walk(tree):
-        for block in _blocks_of(node):
+        for block in blocks_of(node):
             count += sum(1 for first, second in zip(block, block[1:]) if isinstance(first, ast.If)
                          and isinstance(second, ast.If) and ast.dump(first.test) == ast.dump(second.test))
     return count

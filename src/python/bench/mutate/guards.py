@@ -14,7 +14,8 @@ from __future__ import annotations
 import ast
 
 
-def _blocks(node: ast.AST):
+def blocks_of(node: ast.AST):
+    """The statement lists a node holds: its body, else and finally blocks."""
     for field in ("body", "orelse", "finalbody"):
         block = getattr(node, field, None)
         if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
@@ -165,7 +166,7 @@ def blocks_against_their_test(tree: ast.AST) -> int:
     that do; ``if k not in d:`` whose first statements read ``d[k]``; ``k not in d and d[k]``."""
     count = 0
     for node in ast.walk(tree):
-        for block in _blocks(node):
+        for block in blocks_of(node):
             for index, statement in enumerate(block[:-1]):
                 if isinstance(statement, ast.If) and isinstance(statement.test, (ast.Name, ast.Attribute)) \
                         and _exits(statement.body) and not statement.orelse:
