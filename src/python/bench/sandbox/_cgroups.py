@@ -244,10 +244,34 @@ class RunCgroups:
         return tuple(left)
 
 
-def sweep_stale(layout: Layout) -> tuple[str, ...]:
-    """Remove empty run groups left by harness processes that died without tearing down (e.g. SIGKILL)."""
+def sweep_stale(layout: Layout, wait_seconds: float = 2.0) -> tuple[str, ...]:
+    """Remove run groups left by harness processes that died without tearing down (e.g. SIGKILL).
+
+    Whatever still runs in such a group belongs to no harness any more: it is killed first. A SIGKILLed harness's
+    sandbox dies with it (--die-with-parent), but its processes can still sit in the group for a moment while the
+    kernel reaps them, so a busy group is retried until ``wait_seconds`` have passed.
+    """
     removed = []
+    deadline = time.monotonic() + wait_seconds
+    for path in _stale_groups(layout):
+        while True:
+            try:
+                path.rmdir()
+                removed.append(str(path))
+                break
+            except FileNotFoundError:
+                break
+            except OSError as exc:
+                if exc.errno != errno.EBUSY or time.monotonic() > deadline:
+                    break  # it stays; the next run tries again
+                _kill_members(path)
+                time.sleep(0.02)
+    return tuple(removed)
+
+
+def _stale_groups(layout: Layout) -> list[Path]:
     parents = [path for _, path in layout.v1] + ([layout.v2] if layout.v2 else [])
+    found = []
     for parent in dict.fromkeys(parents):
         try:
             names = os.listdir(parent)
@@ -255,14 +279,21 @@ def sweep_stale(layout: Layout) -> tuple[str, ...]:
             continue
         for name in names:
             match = _RUN_NAME.fullmatch(name)
-            if match is None or _alive(int(match.group(1))):
-                continue
-            try:
-                (parent / name).rmdir()  # fails (EBUSY) while anything still runs inside: then it stays
-                removed.append(str(parent / name))
-            except OSError:
-                pass
-    return tuple(removed)
+            if match is not None and not _alive(int(match.group(1))):
+                found.append(parent / name)
+    return found
+
+
+def _kill_members(group: Path) -> None:
+    try:
+        pids = [int(p) for p in _read(group / "cgroup.procs").split()]
+    except OSError:
+        return
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def _alive(pid: int) -> bool:

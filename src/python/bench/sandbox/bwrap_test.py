@@ -15,7 +15,7 @@ import pytest
 
 from bench.errors import SandboxError
 from bench.environment.image import suite_image
-from bench.sandbox import conformance
+from bench.sandbox import _cgroups, conformance
 from bench.sandbox.bwrap import BwrapSandbox, cgroup_layout
 from bench.sandbox.protocol import ExecRequest, Limits, Mount, NetworkPolicy
 from bench.testing.support import child_env
@@ -206,6 +206,29 @@ def test_sigkill_of_the_harness_leaves_no_sandbox_processes(image, tmp_path):
     layout = cgroup_layout()
     parents = [path for _, path in layout.v1] + ([layout.v2] if layout.v2 else [])
     assert [p for parent in parents for p in parent.glob(f"lcb-{harness.pid}-*")] == []
+
+
+def test_sweep_kills_what_still_runs_in_a_dead_harness_group_and_removes_it():
+    # A straggler outlived its harness inside the harness's run group: rmdir alone fails (EBUSY) while it runs.
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    layout = cgroup_layout()
+    parents = [path for _, path in layout.v1] + ([layout.v2] if layout.v2 else [])
+    if os.geteuid() != 0 or not parents:
+        pytest.skip("needs root and a cgroup hierarchy")
+    group = parents[0] / f"lcb-{dead.pid}-0"
+    group.mkdir()
+    straggler = subprocess.Popen(["sleep", "300"])
+    try:
+        (group / "cgroup.procs").write_text(str(straggler.pid))
+        assert str(group) in _cgroups.sweep_stale(layout)
+        assert straggler.wait(timeout=10) == -signal.SIGKILL
+        assert not group.exists()
+    finally:
+        straggler.kill()
+        straggler.wait()
+        if group.exists():
+            group.rmdir()
 
 
 def test_unprivileged_caller_falls_back_to_rlimits_and_says_so(image):
