@@ -23,6 +23,9 @@ one is a giveaway:
   result it should test (a test made only of names the loop never assigns);
 * **a value used against its kind** — ``if iterable < 1``, ``len(func)``, ``factory[k] = v`` in a function
   that iterates ``iterable`` and calls ``func`` and ``factory`` (:mod:`bench.mutate.kinds`);
+* **one operand against its habit** — a flag tested the other way once, a literal combined by another operator
+  once, two operands a function subtracts added once; a protocol method answering the opposite; a length test
+  whose block reads fewer elements than it counts (:mod:`bench.mutate.consistency`);
 * **arguments whose order every reader knows** — swapped in a call of a builtin, the standard library or a
   builtin type's method, or a conventional pair (:mod:`bench.mutate.known_order`).
 """
@@ -31,6 +34,13 @@ from __future__ import annotations
 
 import ast
 
+from bench.mutate.consistency import (
+    constant_operators,
+    flag_polarity,
+    operand_pairs,
+    opposite_protocol_answers,
+    short_read_length_tests,
+)
 from bench.mutate.habits import (
     broken_twin,
     empty_ranges,
@@ -66,6 +76,9 @@ def added_contradiction(before: ast.AST, after: ast.AST) -> str:
         return "a comparison written against the file's own habit"
     if broken_twin(before, after):
         return "a statement that no longer matches its twin"
+    for name, count in _OPERAND_HABITS:
+        if count(after) > count(before):
+            return name
     return ""
 
 
@@ -261,3 +274,10 @@ _NAMED = (("a test that contradicts its block", blocks_against_their_test),
           ("a value computed last and never read", dead_final_stores),
           ("an index past what the function returns", index_past_returned_tuple),
           ("a bound no other comparison of the file uses", odd_literals))
+
+# One operand against its habit: asked last, after the named rules and the habits of two operands above.
+_OPERAND_HABITS = (("a flag tested against its habit", flag_polarity),
+                   ("a constant combined against its habit", constant_operators),
+                   ("two operands combined against their habit", operand_pairs),
+                   ("a protocol method answering the opposite", opposite_protocol_answers),
+                   ("a length test whose block reads fewer elements than it counts", short_read_length_tests))

@@ -320,6 +320,20 @@ READING_SLIPS = [  # (reading, the file, the original text, the mutant text, the
      'None and (', 'None or (', 'parentheses that change nothing'),
     ('I', 'def memoize(_func=None, key_func=None):\n    if _func is not None:\n        return memoize()(_func)\n    return wraps(key_func)\n',
      'if _func is not None', 'if key_func is not None', 'a guard that no longer guards what it reads'),
+    ('J', 'class Series:\n    def __iter__(self):\n        if self._growing:\n            return up(self)\n        return down(self)\n\n    def __len__(self):\n        if self._growing:\n            return self._n\n        return 0\n\n    def last(self):\n        return self._growing and self._stop\n',
+     'if self._growing:\n            return up', 'if not self._growing:\n            return up', 'a flag tested against its habit'),
+    ('J', 'class Field:\n    def dump(self, value):\n        if self.by_value:\n            return value.value\n        return value.name\n\n    def load(self, value):\n        if self.by_value:\n            return self.lookup(value)\n        return self.named(value)\n',
+     'if self.by_value:\n            return self.lookup', 'if not self.by_value:\n            return self.lookup', 'a flag tested against its habit'),
+    ('J', 'def set_attrs(self, value):\n    self.fore = value & 7\n    self.back = (value >> 4) & 7\n    self.style = value & (BRIGHT | DIM)\n',
+     'self.fore = value & 7', 'self.fore = value | 7', 'a constant combined against its habit'),
+    ('J', 'def valid(hour, minutes, seconds):\n    ok = 0 <= minutes <= 59 and 0 <= seconds <= 59\n    return ok and 0 <= hour <= 23 and len(minutes) < 3\n',
+     '0 <= hour', '0 < hour', 'a constant combined against its habit'),
+    ('J', 'def index(self, value):\n    if self._step > 0:\n        q, r = divmod(value - self._start, self._step)\n    else:\n        q, r = divmod(self._start - value, -self._step)\n    return q + 1, r\n',
+     'value - self._start', 'value + self._start', 'two operands combined against their habit'),
+    ('J', 'class Links:\n    def __contains__(self, key):\n        return key in self.data\n\n    def remove(self, key):\n        if key not in self.data:\n            raise KeyError(key)\n',
+     'key in self', 'key not in self', 'a protocol method answering the opposite'),
+    ('J', 'def item(self, index):\n    part = self.parts[index]\n    if len(part) == 1:\n        return part[0]\n    return part\n',
+     'len(part) == 1', 'len(part) == 2', 'a length test whose block reads fewer elements than it counts'),
 ]
 
 

@@ -1,0 +1,178 @@
+"""How a file treats one operand everywhere, and a mutant that treats it otherwise once.
+
+:mod:`bench.mutate.habits` compares two operands the file compares elsewhere. A reader also holds one operand
+to its habit: a flag the file always tests one way, a constant it always combines with one operator, two values
+a function always subtracts. Each is counted on the file before and after the mutation
+(:mod:`bench.mutate.contradictions` compares the counts):
+
+* **a flag tested against its habit** — ``if not self._growing`` in a class whose other methods all test
+  ``if self._growing``; ``if not self.by_value`` in ``_deserialize`` where ``_serialize`` tests it plainly;
+* **a constant combined against its habit** — ``value | 7`` beside ``value & 7`` and ``(value >> 4) & 7``;
+  ``0 < hour`` beside ``0 <= minutes <= 59`` and ``0 <= seconds <= 59`` (orderings with a literal, read as
+  ``x <op> literal``);
+* **two operands combined against their habit** — ``value + self._start`` in a function that writes
+  ``self._start - value`` elsewhere (the same two operands, in either order, by another operator);
+* **a protocol method answering the opposite** — ``__contains__`` returning a ``not in`` or ``not …`` test,
+  ``__eq__`` a ``!=`` test, ``__ne__`` a ``==`` test, ``__lt__``/``__le__`` a ``>``/``>=`` test and back;
+* **a length test whose block reads fewer elements than it counts** — ``if len(part) == 2: return part[0]``,
+  the idiom ``len(x) == 1`` then ``x[0]`` with its count moved.
+
+Literals 0, 1 and -1 combine with every operator in ordinary code (``n + 1``, ``n - 1``), so they form no
+habit of their own for arithmetic; an ordering with them still does (``0 <= x`` everywhere, then ``0 < x``).
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+
+from bench.mutate.kinds import own_nodes
+
+_ORDERINGS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+_MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_COMMON_LITERALS = (0, 1, -1)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def odd_ones(groups: dict) -> int:
+    """How far each group of uses departs from one habit: every extra kind beyond the first, and one more when
+    a kind is used once against another used at least twice (the odd one out)."""
+    count = 0
+    for uses in groups.values():
+        tally = collections.Counter(uses)
+        count += len(tally) - 1
+        if len(tally) == 2:
+            (_, many), (_, few) = tally.most_common()
+            count += few == 1 and many >= 2
+    return count
+
+
+def _tests(tree: ast.AST):
+    """Every expression read as a truth value: a test of ``if``/``while``/a conditional/``assert``, and the
+    operands of ``and``/``or``/``not`` inside them."""
+    todo = [node.test for node in ast.walk(tree) if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert))]
+    while todo:
+        test = todo.pop()
+        yield test
+        if isinstance(test, ast.BoolOp):
+            todo.extend(test.values)
+        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            todo.append(test.operand)
+
+
+def _flag(test: ast.AST) -> tuple[str, bool] | None:
+    """(the flag, tested plainly?) of ``self.flag`` / ``not self.flag``: attributes only, as a local name means
+    something else in each function."""
+    plain = not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not))
+    subject = test if plain else test.operand
+    if isinstance(subject, ast.Attribute) and isinstance(subject.value, ast.Name):
+        return ast.dump(subject), plain
+    return None
+
+
+def flag_polarity(tree: ast.AST) -> int:
+    """Flags (``self.x``) tested one way everywhere but once."""
+    groups: dict[str, list[bool]] = collections.defaultdict(list)
+    tests = list(_tests(tree))
+    negated = {id(t.operand) for t in tests if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not)}
+    for test in tests:
+        if id(test) not in negated and (found := _flag(test)):  # ``not self.x`` counts once, as itself
+            groups[found[0]].append(found[1])
+    return odd_ones(groups)
+
+
+def _literal(node: ast.AST):
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and type(node.operand.value) in (int, float):
+        return -node.operand.value
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return node.value
+    return None
+
+
+def constant_operators(tree: ast.AST) -> int:
+    """Numeric literals combined with one operator everywhere but once: arithmetic and bitwise operators (0, 1 and
+    -1 apart), and orderings read as ``x <op> literal``."""
+    groups: dict[tuple, list[str]] = collections.defaultdict(list)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp):
+            for operand in (node.left, node.right):
+                value = _literal(operand)
+                if value is not None and value not in _COMMON_LITERALS:
+                    groups["arithmetic", value].append(type(node.op).__name__)
+        elif isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            for index, op in enumerate(node.ops):
+                if type(op) not in _ORDERINGS:
+                    continue
+                left, right = _literal(operands[index]), _literal(operands[index + 1])
+                if right is not None and left is None:
+                    groups["ordering", right].append(_ORDERINGS[type(op)])
+                elif left is not None and right is None:
+                    groups["ordering", left].append(_MIRRORED[_ORDERINGS[type(op)]])
+    return odd_ones(groups)
+
+
+def operand_pairs(tree: ast.AST) -> int:
+    """Two operands (names or attributes, in either order) that one function combines by one operator everywhere
+    but once: ``self._start - value`` beside ``value + self._start``."""
+    count = 0
+    for function in (n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS)):
+        groups: dict[frozenset, list[str]] = collections.defaultdict(list)
+        for node in own_nodes(function):
+            if isinstance(node, ast.BinOp) and all(isinstance(o, (ast.Name, ast.Attribute))
+                                                   for o in (node.left, node.right)):
+                pair = frozenset((ast.dump(node.left), ast.dump(node.right)))
+                if len(pair) == 2:
+                    groups[pair].append(type(node.op).__name__)
+        count += odd_ones(groups)
+    return count
+
+
+_ANSWERS = {"__contains__": ("In",), "__eq__": ("Eq", "Is"), "__ne__": ("NotEq", "IsNot"),
+            "__lt__": ("Lt", "Gt"), "__le__": ("LtE", "GtE"), "__gt__": ("Gt", "Lt"), "__ge__": ("GtE", "LtE")}
+_OPPOSITES = {"__contains__": ("NotIn",), "__eq__": ("NotEq", "IsNot"), "__ne__": ("Eq", "Is"),
+              "__lt__": ("GtE", "LtE"), "__le__": ("Gt", "Lt"), "__gt__": ("LtE", "GtE"), "__ge__": ("Lt", "Gt")}
+
+
+def opposite_protocol_answers(tree: ast.AST) -> int:
+    """Protocol methods whose returned test answers the opposite question: ``__contains__`` returning
+    ``k not in d`` or ``not …``, ``__eq__`` returning ``a != b``, ``__lt__`` returning ``a >= b``."""
+    count = 0
+    for function in (n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS) and n.name in _OPPOSITES):
+        for node in own_nodes(function):
+            if not isinstance(node, ast.Return) or node.value is None:
+                continue
+            value = node.value
+            if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not) and function.name == "__contains__":
+                count += 1
+            elif isinstance(value, ast.Compare) and len(value.ops) == 1:
+                count += type(value.ops[0]).__name__ in _OPPOSITES[function.name]
+    return count
+
+
+def _length_test(test: ast.AST) -> tuple[str, int] | None:
+    """(the measured value, the count) of ``len(x) == n``."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq) \
+            and isinstance(test.left, ast.Call) and isinstance(test.left.func, ast.Name) \
+            and test.left.func.id == "len" and len(test.left.args) == 1:
+        count = _literal(test.comparators[0])
+        if type(count) is int:
+            return ast.dump(test.left.args[0]), count
+    return None
+
+
+def short_read_length_tests(tree: ast.AST) -> int:
+    """``if len(x) == n:`` (n >= 2) whose block reads ``x`` only through indexes below ``n - 1``: it counts
+    elements it never reads (``len(part) == 2`` then ``return part[0]``)."""
+    count = 0
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If) or (found := _length_test(node.test)) is None or found[1] < 2:
+            continue
+        subject, size = found
+        reads = [inner for statement in node.body for inner in ast.walk(statement) if ast.dump(inner) == subject]
+        indexes = [inner.slice.value for statement in node.body for inner in ast.walk(statement)
+                   if isinstance(inner, ast.Subscript) and ast.dump(inner.value) == subject
+                   and isinstance(inner.slice, ast.Constant) and type(inner.slice.value) is int]
+        count += bool(reads) and len(indexes) == len(reads) and all(0 <= i < size - 1 for i in indexes)
+    return count

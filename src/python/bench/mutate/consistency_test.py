@@ -1,0 +1,60 @@
+import ast
+
+from bench.mutate.consistency import (
+    constant_operators,
+    flag_polarity,
+    odd_ones,
+    operand_pairs,
+    opposite_protocol_answers,
+    short_read_length_tests,
+)
+
+
+def _count(rule, text: str) -> int:
+    return rule(ast.parse(text))
+
+
+def test_odd_ones_counts_extra_kinds_and_the_lone_departure():
+    assert odd_ones({"a": ["x", "x", "x"]}) == 0
+    assert odd_ones({"a": ["x", "x", "y"]}) == 2
+    assert odd_ones({"a": ["x", "y"]}) == 1
+    assert odd_ones({"a": ["x", "x", "y", "y"]}) == 1
+    assert odd_ones({"a": ["x", "y", "z"], "b": ["x"]}) == 2
+
+
+def test_a_flag_tested_both_ways_in_ordinary_code_is_no_habit_to_break():
+    both = "def f(self):\n    if self.a:\n        g()\n    if not self.a:\n        h()\n    if self.a and not self.b:\n        k()\n"
+    assert _count(flag_polarity, both) == 2  # self.a: two plain, one negated; self.b: once
+    flipped = both.replace("if not self.a", "if self.a")
+    assert _count(flag_polarity, flipped) == 0
+
+
+def test_a_local_name_is_no_flag_and_not_self_x_counts_once():
+    assert _count(flag_polarity, "def f(a):\n    if a:\n        g()\n    if not a:\n        h()\n") == 0
+    assert _count(flag_polarity, "def f(self):\n    if not self.a:\n        g()\n") == 0
+
+
+def test_common_literals_form_no_arithmetic_habit_but_orderings_with_them_do():
+    assert _count(constant_operators, "a = n + 1\nb = n + 1\nc = n - 1\n") == 0
+    assert _count(constant_operators, "ok = 0 <= a and 0 <= b and 0 < c\n") == 2
+    assert _count(constant_operators, "ok = a >= 0 and 0 <= b\n") == 0  # one ordering, written both ways
+
+
+def test_operand_pairs_are_counted_per_function_in_either_order():
+    text = "def f(a, b):\n    return a - b, b - a\n\ndef g(a, b):\n    return a + b\n"
+    assert _count(operand_pairs, text) == 0
+    assert _count(operand_pairs, text.replace("b - a", "b + a")) == 1
+
+
+def test_protocol_answers_in_the_right_sense_are_not_counted():
+    right = "class C:\n    def __contains__(self, k):\n        return k in self.d\n    def __ne__(self, o):\n        return not self == o\n    def __lt__(self, o):\n        return o > self\n"
+    assert _count(opposite_protocol_answers, right) == 0
+    wrong = right.replace("k in self.d", "not k in self.d").replace("o > self", "o <= self")
+    assert _count(opposite_protocol_answers, wrong) == 2
+
+
+def test_a_length_test_whose_block_reads_every_counted_element_is_fine():
+    assert _count(short_read_length_tests, "if len(p) == 2:\n    return p[0], p[1]\n") == 0
+    assert _count(short_read_length_tests, "if len(p) == 2:\n    return p\n") == 0
+    assert _count(short_read_length_tests, "if len(p) == 1:\n    return p[0]\n") == 0
+    assert _count(short_read_length_tests, "if len(p) == 3:\n    return p[0] + p[1]\n") == 1
