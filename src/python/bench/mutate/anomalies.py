@@ -38,7 +38,7 @@ import ast
 import collections
 
 from bench.mutate.contradictions import added_contradiction
-from bench.mutate.guards import blocks_of, dereferences
+from bench.mutate.guards import blocks_of, compares_as_data, dereferences
 
 _TRANSPARENT = {("Try", "body"), ("TryStar", "body"), ("Try", "finalbody"), ("TryStar", "finalbody"),
                 ("With", "body"), ("AsyncWith", "body")}  # blocks that always run on: what they bind reaches on
@@ -178,7 +178,7 @@ def _falsy_test(node: ast.AST) -> str | None:
 
 
 def none_then_read(tree: ast.AST) -> int:
-    """``x is None and <reads x>``, ``x is not None or <reads x>``, and ``if not x: <reads x>`` before any new
+    """``x is None and <reads x>`` (or ``x in xs``, ``x < n``), ``x is not None or <reads x>``, and ``if not x: <reads x>`` before any new
     assignment: a part that runs only when it cannot work."""
     count = 0
     for node in ast.walk(tree):
@@ -195,7 +195,9 @@ def none_then_read(tree: ast.AST) -> int:
         wants_none = isinstance(node.op, ast.And)
         for index, operand in enumerate(node.values[:-1]):
             test = _none_test(operand)
-            if test and test[1] == wants_none and any(dereferences(later, test[0]) for later in node.values[index + 1:]):
+            if test and test[1] == wants_none and any(
+                    dereferences(later, test[0]) or isinstance(operand, ast.Compare) and compares_as_data(later, test[0])
+                    for later in node.values[index + 1:]):
                 count += 1
     return count
 

@@ -12,6 +12,9 @@ a function always subtracts. Each is counted on the file before and after the mu
   ``x <op> literal``);
 * **two operands combined against their habit** — ``value + self._start`` in a function that writes
   ``self._start - value`` elsewhere (the same two operands, in either order, by another operator);
+* **a round constant made unround** — ``value / 1001`` beside ``timestamp * 1000``: a literal one away from a
+  round number (a multiple of ten, a power of two, 12, 24, 60, 365) the file writes elsewhere, itself written
+  once;
 * **a protocol method answering the opposite** — ``__contains__`` returning a ``not in`` or ``not …`` test,
   ``__eq__`` a ``!=`` test, ``__ne__`` a ``==`` test, ``__lt__``/``__le__`` a ``>``/``>=`` test and back;
 * **a length test whose block reads fewer elements than it counts** — ``if len(part) == 2: return part[0]``,
@@ -176,3 +179,21 @@ def short_read_length_tests(tree: ast.AST) -> int:
                    and isinstance(inner.slice, ast.Constant) and type(inner.slice.value) is int]
         count += bool(reads) and len(indexes) == len(reads) and all(0 <= i < size - 1 for i in indexes)
     return count
+
+
+_ROUND_UNITS = (12, 24, 60, 365)
+
+
+def _round(value: int) -> bool:
+    magnitude = abs(value)
+    return magnitude >= 10 and magnitude % 10 == 0 or magnitude >= 8 and magnitude & (magnitude - 1) == 0 \
+        or magnitude in _ROUND_UNITS
+
+
+def unround_neighbours(tree: ast.AST) -> int:
+    """Integer literals written once, one away from a round number the file writes elsewhere (``1001`` beside
+    ``1000``)."""
+    tally = collections.Counter(v for node in ast.walk(tree) if (v := _literal(node)) is not None and type(v) is int
+                                and not (isinstance(node, ast.Constant) and isinstance(node.value, bool)))
+    return sum(1 for value, uses in tally.items() if uses == 1 and not _round(value)
+               and any(_round(near) and tally[near] for near in (value - 1, value + 1)))

@@ -58,3 +58,12 @@ def test_a_length_test_whose_block_reads_every_counted_element_is_fine():
     assert _count(short_read_length_tests, "if len(p) == 2:\n    return p\n") == 0
     assert _count(short_read_length_tests, "if len(p) == 1:\n    return p[0]\n") == 0
     assert _count(short_read_length_tests, "if len(p) == 3:\n    return p[0] + p[1]\n") == 1
+
+
+def test_a_round_constant_written_twice_or_written_alone_is_no_slip():
+    from bench.mutate.consistency import unround_neighbours
+
+    assert _count(unround_neighbours, "a = x / 1000\nb = x * 1000\n") == 0
+    assert _count(unround_neighbours, "a = x / 1001\n") == 0  # no 1000 beside it
+    assert _count(unround_neighbours, "a = x / 1001\nb = x * 1000\nc = 1001\n") == 0  # written twice: meant
+    assert _count(unround_neighbours, "a = x / 61\nb = x * 60\nc = y[255] + 256\n") == 2

@@ -25,7 +25,10 @@ one is a giveaway:
   that iterates ``iterable`` and calls ``func`` and ``factory`` (:mod:`bench.mutate.kinds`);
 * **one operand against its habit** — a flag tested the other way once, a literal combined by another operator
   once, two operands a function subtracts added once; a protocol method answering the opposite; a length test
-  whose block reads fewer elements than it counts (:mod:`bench.mutate.consistency`);
+  whose block reads fewer elements than it counts, a round constant made unround (:mod:`bench.mutate.consistency`);
+* **a slip a linter reports** — a loop variable read after its loop, a test its enclosing test settles, a call
+  asked for nothing (``read(0)``), a value passed through when its type test fails
+  (:mod:`bench.mutate.lint_slips`);
 * **arguments whose order every reader knows** — swapped in a call of a builtin, the standard library or a
   builtin type's method, or a conventional pair (:mod:`bench.mutate.known_order`).
 """
@@ -40,6 +43,7 @@ from bench.mutate.consistency import (
     operand_pairs,
     opposite_protocol_answers,
     short_read_length_tests,
+    unround_neighbours,
 )
 from bench.mutate.habits import (
     broken_twin,
@@ -53,6 +57,12 @@ from bench.mutate.habits import (
     operator_kinds,
 )
 from bench.mutate.guards import blocks_against_their_test
+from bench.mutate.lint_slips import (
+    calls_for_nothing,
+    loop_variables_read_after,
+    passed_through_on_failure,
+    settled_tests,
+)
 from bench.mutate.known_order import crossed_parameters, swapped_known_order
 from bench.mutate.kinds import dead_final_stores, misused_kinds, own_nodes
 
@@ -280,4 +290,9 @@ _OPERAND_HABITS = (("a flag tested against its habit", flag_polarity),
                    ("a constant combined against its habit", constant_operators),
                    ("two operands combined against their habit", operand_pairs),
                    ("a protocol method answering the opposite", opposite_protocol_answers),
-                   ("a length test whose block reads fewer elements than it counts", short_read_length_tests))
+                   ("a length test whose block reads fewer elements than it counts", short_read_length_tests),
+                   ("a round constant made unround", unround_neighbours),
+                   ("a loop variable read after its loop", loop_variables_read_after),
+                   ("a test its enclosing test settles", settled_tests),
+                   ("a call asked for nothing", calls_for_nothing),
+                   ("a value passed through when its type test fails", passed_through_on_failure))

@@ -334,6 +334,18 @@ READING_SLIPS = [  # (reading, the file, the original text, the mutant text, the
      'key in self', 'key not in self', 'a protocol method answering the opposite'),
     ('J', 'def item(self, index):\n    part = self.parts[index]\n    if len(part) == 1:\n        return part[0]\n    return part\n',
      'len(part) == 1', 'len(part) == 2', 'a length test whose block reads fewer elements than it counts'),
+    ('K', 'def pipe(data, *funcs):\n    for func in funcs:\n        data = func(data)\n    return data\n',
+     'return data', 'return func', 'a loop variable read after its loop'),
+    ('K', 'MS = 1000\n\ndef from_ms(value):\n    return value / 1000\n\ndef to_ms(value):\n    return value * MS\n',
+     'value / 1000', 'value / 1001', 'a round constant made unround'),
+    ('K', 'def incomplete(args, param):\n    last = None\n    for arg in args:\n        last = arg\n    return last is not None and last in param.opts\n',
+     'last is not None and', 'last is None and', 'a guard that then reads the value'),
+    ('K', 'def init(self, by_value=False):\n    if by_value is False:\n        self.kind = "name"\n    else:\n        if by_value is True:\n            self.kind = "value"\n        else:\n            self.kind = by_value\n    if self.kind is not None:\n        self.ready = True\n',
+     'if by_value is False:', 'if by_value is not False:', 'a test its enclosing test settles'),
+    ('K', 'def getchar(echo):\n    char = sys.stdin.read(1)\n    if echo:\n        sys.stdout.write(char)\n    return char\n',
+     'read(1)', 'read(0)', 'a call asked for nothing'),
+    ('K', 'def ensure(errors):\n    return errors if is_error(errors) else tuple(errors)\n',
+     'if is_error', 'if not is_error', 'a value passed through when its type test fails'),
 ]
 
 

@@ -53,6 +53,14 @@ def dereferences(node: ast.AST, subject: str) -> bool:
     return False
 
 
+def compares_as_data(node: ast.AST, subject: str) -> bool:
+    """Whether ``node`` uses the subject as a value to look up or order: ``subject in xs``, ``subject < n``
+    (neither means anything for None)."""
+    return any(isinstance(inner, ast.Compare) and ast.dump(inner.left) == subject
+               and isinstance(inner.ops[0], (ast.In, ast.NotIn, ast.Lt, ast.LtE, ast.Gt, ast.GtE))
+               for inner in ast.walk(node))
+
+
 def _absent_attribute(test: ast.AST) -> tuple[str, str] | None:
     """(subject, attribute) of ``not hasattr(subject, "attribute")``."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):

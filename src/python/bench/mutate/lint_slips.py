@@ -1,0 +1,143 @@
+"""Slips a linter or a type checker reports, which a mutant of correct code makes in one edit.
+
+Counted on the file before and after the mutation, like the rest (:mod:`bench.mutate.contradictions`):
+
+* **a loop variable read after its loop** — ``for func in funcs: data = func(data)`` then ``return func``
+  (pylint's undefined-loop-variable: unbound when the loop never ran, and the loop's result left unread);
+* **a test its enclosing test settles** — inside ``if by_value is not False: … else:`` a test ``by_value is
+  True``: the ``else`` runs only when it is False, so the inner test can never hold (identity tests against
+  None, True and False, the subject not assigned in between);
+* **a call asked for nothing** — ``stream.read(0)``, ``range(0)``, ``islice(xs, 0)``, ``text.split(sep, 0)``:
+  a zero where the call reads, counts or splits, which the off-by-one of ``read(1)`` makes;
+* **a value passed through when its type test fails** — ``errors if not is_error(errors) else tuple(errors)``:
+  the branch where the value failed its test returns it as it is, the branch where it passed converts it.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from bench.mutate.guards import blocks_of
+from bench.mutate.kinds import own_nodes
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_CONSTANTS = (None, True, False)
+_NOTHING_METHODS = {"read": 0, "readline": 0, "recv": 0, "split": 1, "rsplit": 1}  # argument index
+_NOTHING_FUNCTIONS = {"range": 0, "islice": 1, "repeat": 1}
+
+
+def _targets(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def loop_variables_read_after(tree: ast.AST) -> int:
+    """Names a ``for`` binds that a later statement of the same block reads, where nothing else in the function
+    assigns them."""
+    count = 0
+    for function in (n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS)):
+        nodes = list(own_nodes(function))
+        loops = [n for n in nodes if isinstance(n, (ast.For, ast.AsyncFor))]
+        bound_by_loops = {id(t) for loop in loops for t in ast.walk(loop.target)}
+        assigned = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+                    and id(n) not in bound_by_loops} | {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+        for node in [function, *nodes]:
+            for block in blocks_of(node):
+                for index, statement in enumerate(block):
+                    if not isinstance(statement, (ast.For, ast.AsyncFor)):
+                        continue
+                    names = _targets(statement.target) - assigned
+                    count += sum(1 for later in block[index + 1:] for n in ast.walk(later)
+                                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names)
+    return count
+
+
+def _identity(test: ast.AST) -> tuple[str, object, bool] | None:
+    """(subject, constant, holds when identical?) of ``x is C`` / ``x is not C`` with C None, True or False."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value in _CONSTANTS \
+            and isinstance(test.left, (ast.Name, ast.Attribute)):
+        return ast.dump(test.left), test.comparators[0].value, isinstance(test.ops[0], ast.Is)
+    return None
+
+
+def _settled(inner: tuple, subject: str, known, identical: bool) -> bool:
+    """Whether an inner identity test's outcome follows from knowing subject is (or is not) ``known``."""
+    other, constant, holds_if_same = inner
+    if other != subject:
+        return False
+    if identical:
+        return True  # x is known: any identity test of x is decided
+    return constant is known  # x is not known: ``x is known`` cannot hold, ``x is not known`` always does
+
+
+def settled_tests(tree: ast.AST) -> int:
+    """Identity tests inside a branch of an identity test of the same subject that decides them."""
+    count = 0
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If) or (outer := _identity(node.test)) is None:
+            continue
+        subject, known, is_test = outer
+        for branch, identical in ((node.body, is_test), (node.orelse, not is_test)):
+            inner_nodes = [n for statement in branch for n in ast.walk(statement)]
+            if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and ast.dump(ast.Name(n.id, ast.Load())) == subject
+                   for n in inner_nodes):
+                continue
+            for inner in inner_nodes:
+                test = inner.test if isinstance(inner, (ast.If, ast.IfExp, ast.While)) else None
+                found = _identity(test) if test is not None else None
+                count += found is not None and _settled(found, subject, known, identical)
+    return count
+
+
+def _zero(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value == 0 and type(node.value) is int
+
+
+def calls_for_nothing(tree: ast.AST) -> int:
+    """``x.read(0)``, ``range(0)``, ``islice(xs, 0)``, ``s.split(sep, 0)``: a literal zero where the call reads,
+    counts or splits."""
+    count = 0
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _NOTHING_METHODS:
+            index = _NOTHING_METHODS[func.attr]
+        elif isinstance(func, (ast.Name, ast.Attribute)) and (func.id if isinstance(func, ast.Name) else func.attr) \
+                in _NOTHING_FUNCTIONS:
+            index = _NOTHING_FUNCTIONS[func.id if isinstance(func, ast.Name) else func.attr]
+        else:
+            continue
+        name = func.id if isinstance(func, ast.Name) else func.attr
+        ranged = name in ("range", "islice") and len(node.args) > index + 1  # range(0, n), islice(xs, 0, n)
+        count += len(node.args) > index and _zero(node.args[index]) and not ranged
+    return count
+
+
+def _type_test(test: ast.AST) -> tuple[str, bool] | None:
+    """(subject, plain?) of ``isinstance(x, T)`` / ``is_t(x)`` / ``_is_t(x)``, or their ``not``."""
+    plain = not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not))
+    call = test if plain else test.operand
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.args \
+            and (call.func.id == "isinstance" or call.func.id.lstrip("_").startswith("is")) \
+            and isinstance(call.args[0], ast.Name):
+        return call.args[0].id, plain
+    return None
+
+
+def _converts(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 \
+        and isinstance(node.args[0], ast.Name) and node.args[0].id == name
+
+
+def passed_through_on_failure(tree: ast.AST) -> int:
+    """``x if not is_t(x) else T(x)`` / ``T(x) if is_t(x) else x``: the value returned as it is where its type
+    test failed, converted where it passed."""
+    count = 0
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.IfExp) or (found := _type_test(node.test)) is None:
+            continue
+        name, plain = found
+        passed, failed = (node.body, node.orelse) if plain else (node.orelse, node.body)
+        count += isinstance(failed, ast.Name) and failed.id == name and _converts(passed, name)
+    return count
