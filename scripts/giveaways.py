@@ -13,11 +13,16 @@ file the mutant was made from (the pinned sdist, fetched into the harness's cach
   its assignments reaches, a test for None whose other side then reads the value, arguments in the reverse of
   the order the file's other calls use, and the rest that module lists;
 * a contradiction the mutation adds (``bench.mutate.contradictions`` and the modules it reads: ``habits``,
-  ``guards``, ``kinds``, ``known_order``): an operator or form the file writes nowhere else, a comparison or
-  bound against the file's own habit, a statement or expression that no longer matches its twin within 100
-  lines, a test its own block contradicts, a guard that no longer guards what it reads, an index past a
-  non-empty guard, a test repeated in one function, a loop that re-tests what it never changes, a value used
-  against its kind, arguments whose order every reader knows, a sign on zero, a range that holds nothing.
+  ``guards``, ``kinds``, ``known_order``, ``consistency``, ``lint_slips``): an operator or form the file writes
+  nowhere else, a comparison or bound against the file's own habit, a statement or expression that no longer
+  matches its twin within 100 lines, a test its own block contradicts, a guard that no longer guards what it
+  reads, an index past a non-empty guard, a test repeated in one function, a loop that re-tests what it never
+  changes, a value used against its kind, arguments whose order every reader knows, a sign on zero, a range that
+  holds nothing; one operand against its habit (``consistency``: a flag tested the other way once, a literal or
+  two operands combined by another operator once, a protocol method answering the opposite, a length test whose
+  block reads fewer elements than it counts, a round constant made unround) and a slip a linter reports
+  (``lint_slips``: a loop variable read after its loop, a test its enclosing test settles, a call asked for
+  nothing, a value passed through when its type test fails).
 
 Prints, per operator and overall, how many mutation tasks there are and how many are giveaways; ``--list``
 adds one line per giveaway; ``--retired`` measures the retired pool (tasks/_retired: the pool engine version 1

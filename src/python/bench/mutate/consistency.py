@@ -15,6 +15,9 @@ a function always subtracts. Each is counted on the file before and after the mu
 * **a round constant made unround** — ``value / 1001`` beside ``timestamp * 1000``: a literal one away from a
   round number (a multiple of ten, a power of two, 12, 24, 60, 365) the file writes elsewhere, itself written
   once;
+* **a conditional whose twin tests otherwise** — ``yes.append(item) if pred(item) else no.append(item)`` in one
+  function and ``if not pred(item): yes.append(item) else: no.append(item)`` in its twin: the same two branches
+  under different tests (a conditional expression and an ``if``/``else`` of one statement each alike);
 * **a protocol method answering the opposite** — ``__contains__`` returning a ``not in`` or ``not …`` test,
   ``__eq__`` a ``!=`` test, ``__ne__`` a ``==`` test, ``__lt__``/``__le__`` a ``>``/``>=`` test and back;
 * **a length test whose block reads fewer elements than it counts** — ``if len(part) == 2: return part[0]``,
@@ -197,3 +200,26 @@ def unround_neighbours(tree: ast.AST) -> int:
                                 and not (isinstance(node, ast.Constant) and isinstance(node.value, bool)))
     return sum(1 for value, uses in tally.items() if uses == 1 and not _round(value)
                and any(_round(near) and tally[near] for near in (value - 1, value + 1)))
+
+
+def _branch(block: list) -> ast.AST | None:
+    """The expression a one-statement branch evaluates (``yes.append(item)``, ``return x``)."""
+    if len(block) == 1 and isinstance(block[0], (ast.Expr, ast.Return)) and block[0].value is not None:
+        return block[0].value
+    return None
+
+
+def _conditionals(tree: ast.AST):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.IfExp):
+            yield node.test, node.body, node.orelse
+        elif isinstance(node, ast.If) and (body := _branch(node.body)) and (orelse := _branch(node.orelse)):
+            yield node.test, body, orelse
+
+
+def conditional_twins_apart(tree: ast.AST) -> int:
+    """Pairs of conditionals with the same two branches and different tests."""
+    by_branches: dict[tuple, list[str]] = collections.defaultdict(list)
+    for test, body, orelse in _conditionals(tree):
+        by_branches[ast.dump(body), ast.dump(orelse)].append(ast.dump(test))
+    return sum(1 for tests in by_branches.values() for i, a in enumerate(tests) for b in tests[i + 1:] if a != b)

@@ -67,3 +67,13 @@ def test_a_round_constant_written_twice_or_written_alone_is_no_slip():
     assert _count(unround_neighbours, "a = x / 1001\n") == 0  # no 1000 beside it
     assert _count(unround_neighbours, "a = x / 1001\nb = x * 1000\nc = 1001\n") == 0  # written twice: meant
     assert _count(unround_neighbours, "a = x / 61\nb = x * 60\nc = y[255] + 256\n") == 2
+
+
+def test_conditional_twins_compare_an_expression_with_a_statement():
+    from bench.mutate.consistency import conditional_twins_apart
+
+    text = ("def split(xs):\n    return [yes.append(x) if ok(x) else no.append(x) for x in xs]\n\n"
+            "def lsplit(xs):\n    for x in xs:\n        if ok(x):\n            yes.append(x)\n        else:\n"
+            "            no.append(x)\n")
+    assert _count(conditional_twins_apart, text) == 0
+    assert _count(conditional_twins_apart, text.replace("if ok(x):", "if not ok(x):")) == 1

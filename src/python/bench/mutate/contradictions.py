@@ -27,7 +27,8 @@ one is a giveaway:
   once, two operands a function subtracts added once; a protocol method answering the opposite; a length test
   whose block reads fewer elements than it counts, a round constant made unround (:mod:`bench.mutate.consistency`);
 * **a slip a linter reports** — a loop variable read after its loop, a test its enclosing test settles, a call
-  asked for nothing (``read(0)``), a value passed through when its type test fails
+  asked for nothing (``read(0)``), a value passed through when its type test fails, a value only ever read to
+  compute itself, an attribute read after the guard that left when it was there
   (:mod:`bench.mutate.lint_slips`);
 * **arguments whose order every reader knows** — swapped in a call of a builtin, the standard library or a
   builtin type's method, or a conventional pair (:mod:`bench.mutate.known_order`).
@@ -38,6 +39,7 @@ from __future__ import annotations
 import ast
 
 from bench.mutate.consistency import (
+    conditional_twins_apart,
     constant_operators,
     flag_polarity,
     operand_pairs,
@@ -58,9 +60,11 @@ from bench.mutate.habits import (
 )
 from bench.mutate.guards import blocks_against_their_test
 from bench.mutate.lint_slips import (
+    attribute_read_after_leaving_when_present,
     calls_for_nothing,
     loop_variables_read_after,
     passed_through_on_failure,
+    self_fed_values,
     settled_tests,
 )
 from bench.mutate.known_order import crossed_parameters, swapped_known_order
@@ -103,13 +107,16 @@ def _guard_subject(test: ast.AST) -> ast.AST:
 
 def guarded_reads(tree: ast.AST) -> int:
     """``x and x.attr`` / ``x and x[k]`` / ``x is not None and x.attr``: a later operand reading what an earlier
-    one tested; ``if x is not None: … x …``: a block using what its test found present."""
+    one tested; ``if x is not None: … x …``: a block using what its test found present; ``x[-1] if x else
+    None``: a conditional reading into what it tested."""
     count = 0
     for node in ast.walk(tree):
         if isinstance(node, ast.If):
             subject = _guard_subject(node.test)
             if isinstance(subject, (ast.Name, ast.Attribute)) and subject is not node.test or isinstance(node.test, ast.Name):
                 count += any(ast.dump(inner) == ast.dump(subject) for s in node.body[:2] for inner in ast.walk(s))
+        if isinstance(node, ast.IfExp) and isinstance(subject := _guard_subject(node.test), (ast.Name, ast.Attribute)):
+            count += _reads_into(node.body, ast.dump(subject))  # ``xs[-1] if xs else None``
         if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
             for index, operand in enumerate(node.values[:-1]):
                 subject = operand.left if isinstance(operand, ast.Compare) and len(operand.ops) == 1 \
@@ -292,7 +299,11 @@ _OPERAND_HABITS = (("a flag tested against its habit", flag_polarity),
                    ("a protocol method answering the opposite", opposite_protocol_answers),
                    ("a length test whose block reads fewer elements than it counts", short_read_length_tests),
                    ("a round constant made unround", unround_neighbours),
+                   ("a conditional whose twin tests otherwise", conditional_twins_apart),
                    ("a loop variable read after its loop", loop_variables_read_after),
                    ("a test its enclosing test settles", settled_tests),
                    ("a call asked for nothing", calls_for_nothing),
-                   ("a value passed through when its type test fails", passed_through_on_failure))
+                   ("a value passed through when its type test fails", passed_through_on_failure),
+                   ("a value only ever read to compute itself", self_fed_values),
+                   ("an attribute read after the guard that left when it was there",
+                    attribute_read_after_leaving_when_present))

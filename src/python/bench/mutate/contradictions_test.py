@@ -346,6 +346,18 @@ READING_SLIPS = [  # (reading, the file, the original text, the mutant text, the
      'read(1)', 'read(0)', 'a call asked for nothing'),
     ('K', 'def ensure(errors):\n    return errors if is_error(errors) else tuple(errors)\n',
      'if is_error', 'if not is_error', 'a value passed through when its type test fails'),
+    ('L', 'def partitions(iterable):\n    sequence = list(iterable)\n    n = len(sequence)\n    for i in range(1, n):\n        yield sequence[:i], (n,)\n',
+     'range(1, n)', 'range(1, iterable)', 'a value used against its kind'),
+    ('L', 'def reductions(f, seq, acc):\n    last = acc\n    for x in seq:\n        last = f(last, x)\n        yield last\n',
+     'yield last', 'yield f', 'a value only ever read to compute itself'),
+    ('L', 'def main(parser, argv):\n    args = parser.parse_args(argv)\n    if not hasattr(args, "func"):\n        parser.print_help()\n        parser.exit()\n    return args.func(args)\n',
+     'if not hasattr', 'if hasattr', 'an attribute read after the guard that left when it was there'),
+    ('L', 'def past(node, found):\n    if node is None or found:\n        return found\n    parent = node.parent\n    while not found and parent:\n        found, parent = match(parent), up(parent)\n    sibling = node.prev\n    while not found and sibling:\n        found, sibling = match(sibling), up(sibling)\n    return found\n',
+     'while not found and sibling', 'while not found or sibling', 'a statement that no longer matches its twin'),
+    ('L', 'def previous(self, ignore=()):\n    prev = [i for i in self.items if not isinstance(i, ignore)]\n    return prev[-1] if prev else None\n',
+     'prev[-1] if', 'ignore[-1] if', 'a guard that no longer guards what it reads'),
+    ('L', 'def split(pred, seq):\n    yes, no = [], []\n    return [yes.append(item) if pred(item) else no.append(item) for item in seq]\n\n\ndef lsplit(pred, seq):\n    yes, no = [], []\n    for item in seq:\n        if pred(item):\n            yes.append(item)\n        else:\n            no.append(item)\n    return yes, no\n',
+     'if pred(item):', 'if not pred(item):', 'a conditional whose twin tests otherwise'),
 ]
 
 

@@ -12,10 +12,11 @@ counted on the file before and after the mutation (:mod:`bench.mutate.contradict
 * **a bound no other comparison of the file uses** — ``2 <= month`` beside ``1 <= day``, ``1 <= week``,
   ``1 <= year`` (where another bound is the file's habit, used at least twice);
 * **a statement that no longer matches its twin** — two statements or expressions within 100 lines (simple
-  statements, ``return <number>``, a short ``if`` with its block, or an operation, comparison, call or subscript of 3–12 names and
-  literals), or differed in one name, attribute or literal (``''.join(['cytoolz', dot,
-  tail])`` / ``''.join(['toolz', dot, tail])``; ``minutes * 60`` / ``seconds * 60``; ``self.CLASS or
-  ipaddress.ip_address`` / ``self.CLASS or ipaddress.ip_interface``), and now differ more or in shape.
+  statements, ``return <number>``, a short ``if``, ``for`` or ``while`` with its blocks, or an operation,
+  comparison, call or subscript of 3–12 names and literals), or differed in one name, attribute or literal
+  (``''.join(['cytoolz', dot, tail])`` / ``''.join(['toolz', dot, tail])``; ``minutes * 60`` / ``seconds * 60``;
+  ``self.CLASS or ipaddress.ip_address`` / ``self.CLASS or ipaddress.ip_interface``), and now differ more or in
+  shape.
 """
 
 from __future__ import annotations
@@ -137,7 +138,7 @@ def _twin_candidates(tree: ast.AST):
     for node in ast.walk(tree):
         if isinstance(node, simple) and (len(ast.unparse(node)) >= MIN_TWIN_CHARS or _returns_a_number(node)):
             yield node
-        elif isinstance(node, ast.If) and not node.orelse and len(ast.unparse(node)) <= MAX_TWIN_IF_CHARS:
+        elif isinstance(node, (ast.If, ast.For, ast.While)) and len(ast.unparse(node)) <= MAX_TWIN_IF_CHARS:
             yield node
         elif isinstance(node, _TWIN_EXPRESSIONS) and MIN_EXPRESSION_LEAVES <= _leaf_count(node) <= MAX_EXPRESSION_LEAVES:
             yield node

@@ -23,21 +23,29 @@ def own_nodes(function: ast.AST):
             todo.extend(ast.iter_child_nodes(node))
 
 
+# Builtins that consume their one argument as an iterable: ``sequence = list(iterable)``.
+_CONSUMERS = frozenset({"list", "tuple", "set", "frozenset", "iter", "sorted", "reversed", "enumerate"})
+
+
 def _called_and_iterated(nodes: list) -> tuple[set[str], set[str]]:
     called = {n.func.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     iterated = {n.iter.id for n in nodes if isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension))
                 and isinstance(n.iter, ast.Name)}
+    iterated |= {n.args[0].id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                 and n.func.id in _CONSUMERS and len(n.args) == 1 and isinstance(n.args[0], ast.Name)}
     return called, iterated
 
 
 def _numeric_uses(nodes: list) -> list[str]:
-    """Names compared by order, counted with len() or used in arithmetic."""
+    """Names compared by order, used in arithmetic or as a bound of ``range``."""
     found = []
     for node in nodes:
         if isinstance(node, ast.Compare) and any(isinstance(op, _ORDERINGS) for op in node.ops):
             found += [o.id for o in (node.left, *node.comparators) if isinstance(o, ast.Name)]
         elif isinstance(node, ast.BinOp) and not isinstance(node.op, ast.Mod):  # "%s" % x formats
             found += [o.id for o in (node.left, node.right) if isinstance(o, ast.Name)]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+            found += [o.id for o in node.args if isinstance(o, ast.Name)]
     return found
 
 

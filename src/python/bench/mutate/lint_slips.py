@@ -9,6 +9,10 @@ Counted on the file before and after the mutation, like the rest (:mod:`bench.mu
   None, True and False, the subject not assigned in between);
 * **a call asked for nothing** — ``stream.read(0)``, ``range(0)``, ``islice(xs, 0)``, ``text.split(sep, 0)``:
   a zero where the call reads, counts or splits, which the off-by-one of ``read(1)`` makes;
+* **a value only ever read to compute itself** — ``last = f(last, x)`` in a loop that then yields ``f``: the
+  value is carried along and never used;
+* **an attribute read after the guard that left when it was there** — ``if hasattr(args, "func"): …;
+  parser.exit()`` and then ``args.func(args)``;
 * **a value passed through when its type test fails** — ``errors if not is_error(errors) else tuple(errors)``:
   the branch where the value failed its test returns it as it is, the branch where it passed converts it.
 """
@@ -140,4 +144,55 @@ def passed_through_on_failure(tree: ast.AST) -> int:
         name, plain = found
         passed, failed = (node.body, node.orelse) if plain else (node.orelse, node.body)
         count += isinstance(failed, ast.Name) and failed.id == name and _converts(passed, name)
+    return count
+
+
+def self_fed_values(tree: ast.AST) -> int:
+    """Names a function assigns whose every read is in the value of an assignment to the same name."""
+    count = 0
+    for function in (n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS)):
+        own = list(own_nodes(function))
+        declared = {name for n in own if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
+        feeding: dict[str, set[int]] = {}
+        for node in own:
+            if isinstance(node, (ast.Assign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for name in (t.id for t in targets if isinstance(t, ast.Name)):
+                    feeding.setdefault(name, set()).update(id(n) for n in ast.walk(node.value))
+        reads: dict[str, list[int]] = {}
+        for node in ast.walk(function):  # nested functions' reads count too: a closure uses the value
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                reads.setdefault(node.id, []).append(id(node))
+        count += sum(1 for name, inside in feeding.items() if name not in declared and reads.get(name)
+                     and all(r in inside for r in reads[name]))
+    return count
+
+
+def _exits(block: list) -> bool:
+    last = block[-1] if block else None
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return True
+    call = last.value if isinstance(last, ast.Expr) else None
+    return isinstance(call, ast.Call) and isinstance(call.func, (ast.Attribute, ast.Name)) \
+        and (call.func.attr if isinstance(call.func, ast.Attribute) else call.func.id) in ("exit", "_exit", "abort")
+
+
+def _present_attribute(test: ast.AST) -> tuple[str, str] | None:
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "hasattr" \
+            and len(test.args) == 2 and isinstance(test.args[1], ast.Constant):
+        return ast.dump(test.args[0]), str(test.args[1].value)
+    return None
+
+
+def attribute_read_after_leaving_when_present(tree: ast.AST) -> int:
+    """``if hasattr(v, "a"): …; exit()`` followed by code that reads ``v.a``."""
+    count = 0
+    for node in ast.walk(tree):
+        for block in blocks_of(node):
+            for index, statement in enumerate(block):
+                if isinstance(statement, ast.If) and (found := _present_attribute(statement.test)) \
+                        and _exits(statement.body):
+                    subject, attribute = found
+                    count += any(isinstance(n, ast.Attribute) and n.attr == attribute and ast.dump(n.value) == subject
+                                 for later in block[index + 1:] for n in ast.walk(later))
     return count

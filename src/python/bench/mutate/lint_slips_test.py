@@ -38,3 +38,21 @@ def test_conversion_on_the_branch_that_passed_is_the_idiom():
     assert _count(passed_through_on_failure, "y = x if isinstance(x, tuple) else tuple(x)\n") == 0
     assert _count(passed_through_on_failure, "y = x if not isinstance(x, tuple) else tuple(x)\n") == 1
     assert _count(passed_through_on_failure, "y = tuple(x) if is_error(x) else x\n") == 1
+
+
+def test_a_value_read_outside_its_own_update_or_by_a_closure_is_used():
+    from bench.mutate.lint_slips import self_fed_values
+
+    assert _count(self_fed_values, "def f(xs):\n    n = 0\n    for x in xs:\n        n = n + x\n    return xs\n") == 1
+    assert _count(self_fed_values, "def f(xs):\n    n = 0\n    for x in xs:\n        n += x\n    return n\n") == 0
+    closure = "def f(xs):\n    n = 0\n    n = n + 1\n    def g():\n        return n\n    return g\n"
+    assert _count(self_fed_values, closure) == 0
+
+
+def test_an_attribute_read_after_a_guard_that_leaves_only_when_it_is_missing_is_fine():
+    from bench.mutate.lint_slips import attribute_read_after_leaving_when_present
+
+    right = "def f(a):\n    if not hasattr(a, 'run'):\n        sys.exit(1)\n    return a.run()\n"
+    assert _count(attribute_read_after_leaving_when_present, right) == 0
+    wrong = right.replace("if not hasattr", "if hasattr")
+    assert _count(attribute_read_after_leaving_when_present, wrong) == 1
