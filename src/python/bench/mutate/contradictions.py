@@ -28,7 +28,8 @@ one is a giveaway:
   whose block reads fewer elements than it counts, a round constant made unround (:mod:`bench.mutate.consistency`);
 * **a slip a linter reports** — a loop variable read after its loop, a test its enclosing test settles, a call
   asked for nothing (``read(0)``), a value passed through when its type test fails, a value only ever read to
-  compute itself, an attribute read after the guard that left when it was there
+  compute itself, an attribute read after the guard that left when it was there, a number put into text,
+  NotImplemented for the very type a method handles
   (:mod:`bench.mutate.lint_slips`);
 * **arguments whose order every reader knows** — swapped in a call of a builtin, the standard library or a
   builtin type's method, or a conventional pair (:mod:`bench.mutate.known_order`).
@@ -63,6 +64,8 @@ from bench.mutate.lint_slips import (
     attribute_read_after_leaving_when_present,
     calls_for_nothing,
     loop_variables_read_after,
+    not_implemented_for_own_type,
+    numbers_into_text,
     passed_through_on_failure,
     self_fed_values,
     settled_tests,
@@ -131,11 +134,18 @@ def _reads_into(node: ast.AST, subject: str) -> bool:
                for inner in ast.walk(node))
 
 
+def _int_index(node: ast.AST) -> int | None:
+    """The integer of ``xs[1]`` or ``xs[-2]`` (a minus sign is an operator in the tree)."""
+    sign = 1
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node, sign = node.operand, -1
+    return sign * node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
+
+
 def _indexed_past_first(node: ast.AST, subject: str) -> bool:
     for inner in ast.walk(node):
         if isinstance(inner, ast.Subscript) and isinstance(inner.ctx, ast.Load) and ast.dump(inner.value) == subject \
-                and isinstance(inner.slice, ast.Constant) and type(inner.slice.value) is int \
-                and (inner.slice.value >= 1 or inner.slice.value <= -2):
+                and (index := _int_index(inner.slice)) is not None and (index >= 1 or index <= -2):
             return True
     return False
 
@@ -153,19 +163,34 @@ def _head_over_tail(node: ast.Tuple) -> bool:
     return any(key in tails and type(tails[key]) is int and 0 <= tails[key] <= value for key, value in heads.items())
 
 
+def _non_empty_subject(test: ast.AST) -> ast.AST | None:
+    """What ``xs``, ``len(xs) > 0``, ``len(xs) >= 1`` or ``len(xs) != 0`` promises one element of."""
+    if isinstance(test, (ast.Name, ast.Attribute)):
+        return test
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Call) \
+            and isinstance(test.left.func, ast.Name) and test.left.func.id == "len" and len(test.left.args) == 1 \
+            and isinstance(test.comparators[0], ast.Constant) and type(test.comparators[0].value) is int:
+        op, bound = type(test.ops[0]), test.comparators[0].value
+        if (op, bound) in ((ast.Gt, 0), (ast.GtE, 1), (ast.NotEq, 0)):
+            return test.left.args[0]
+    return None
+
+
 def index_past_guard(tree: ast.AST) -> int:
-    """``xs and xs[1]``, ``if xs: … xs[1]``: a truth test promises one element, the index needs two; and
-    ``xs[1], xs[1:]``: a head that overlaps its tail."""
+    """``xs and xs[1]``, ``len(xs) > 0 and xs[-2]``, ``if xs: … xs[1]``, ``xs[1] if xs else None``: a test
+    promises one element, the index needs two; and ``xs[1], xs[1:]``: a head that overlaps its tail."""
     count = 0
     for node in ast.walk(tree):
         if isinstance(node, ast.Tuple):
             count += _head_over_tail(node)
         if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
             for index, operand in enumerate(node.values[:-1]):
-                if isinstance(operand, (ast.Name, ast.Attribute)):
-                    count += any(_indexed_past_first(v, ast.dump(operand)) for v in node.values[index + 1:])
-        elif isinstance(node, ast.If) and isinstance(node.test, (ast.Name, ast.Attribute)):
-            count += any(_indexed_past_first(s, ast.dump(node.test)) for s in node.body[:1])
+                if (subject := _non_empty_subject(operand)) is not None:
+                    count += any(_indexed_past_first(v, ast.dump(subject)) for v in node.values[index + 1:])
+        elif isinstance(node, ast.If) and (subject := _non_empty_subject(node.test)) is not None:
+            count += any(_indexed_past_first(s, ast.dump(subject)) for s in node.body[:1])
+        elif isinstance(node, ast.IfExp) and (subject := _non_empty_subject(node.test)) is not None:
+            count += _indexed_past_first(node.body, ast.dump(subject))
     return count
 
 
@@ -306,4 +331,6 @@ _OPERAND_HABITS = (("a flag tested against its habit", flag_polarity),
                    ("a value passed through when its type test fails", passed_through_on_failure),
                    ("a value only ever read to compute itself", self_fed_values),
                    ("an attribute read after the guard that left when it was there",
-                    attribute_read_after_leaving_when_present))
+                    attribute_read_after_leaving_when_present),
+                   ("a number put into text", numbers_into_text),
+                   ("NotImplemented for the very type a method handles", not_implemented_for_own_type))

@@ -358,6 +358,14 @@ READING_SLIPS = [  # (reading, the file, the original text, the mutant text, the
      'prev[-1] if', 'ignore[-1] if', 'a guard that no longer guards what it reads'),
     ('L', 'def split(pred, seq):\n    yes, no = [], []\n    return [yes.append(item) if pred(item) else no.append(item) for item in seq]\n\n\ndef lsplit(pred, seq):\n    yes, no = [], []\n    for item in seq:\n        if pred(item):\n            yes.append(item)\n        else:\n            no.append(item)\n    return yes, no\n',
      'if pred(item):', 'if not pred(item):', 'a conditional whose twin tests otherwise'),
+    ('M', 'def escape(ident):\n    string = []\n    for index, c in enumerate(ident):\n        if c == "-":\n            string.append("\\\\" + c)\n        else:\n            string.append(c)\n    return "".join(string)\n',
+     'string.append(c)', 'string.append(index)', 'a number put into text'),
+    ('M', 'class Bool:\n    def __eq__(self, other):\n        if not isinstance(other, bool):\n            return NotImplemented\n        return other == self._value\n',
+     'if not isinstance', 'if isinstance', 'NotImplemented for the very type a method handles'),
+    ('M', 'def select_one(self, tag):\n    tags = self.select(tag, limit=1)\n    return tags[0] if tags else None\n',
+     'tags[0]', 'tags[1]', 'an index past a non-empty guard'),
+    ('M', 'def ends_with_whitespace(it):\n    return len(it) > 0 and isinstance(it[-1], Whitespace)\n',
+     'it[-1]', 'it[-2]', 'an index past a non-empty guard'),
 ]
 
 

@@ -13,6 +13,10 @@ Counted on the file before and after the mutation, like the rest (:mod:`bench.mu
   value is carried along and never used;
 * **an attribute read after the guard that left when it was there** — ``if hasattr(args, "func"): …;
   parser.exit()`` and then ``args.func(args)``;
+* **a number put into text** — ``string.append(index)`` where ``index`` counts an ``enumerate`` or a ``range`` and
+  the list is joined into a string;
+* **NotImplemented for the very type a method handles** — ``if isinstance(other, bool): return NotImplemented``
+  followed by code that uses ``other`` (the idiom tests ``not isinstance``);
 * **a value passed through when its type test fails** — ``errors if not is_error(errors) else tuple(errors)``:
   the branch where the value failed its test returns it as it is, the branch where it passed converts it.
 """
@@ -195,4 +199,50 @@ def attribute_read_after_leaving_when_present(tree: ast.AST) -> int:
                     subject, attribute = found
                     count += any(isinstance(n, ast.Attribute) and n.attr == attribute and ast.dump(n.value) == subject
                                  for later in block[index + 1:] for n in ast.walk(later))
+    return count
+
+
+def _counters(function: ast.AST) -> set[str]:
+    """Names bound as ``enumerate``'s count or a ``range``'s value."""
+    found = set()
+    for node in own_nodes(function):
+        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Call) \
+                and isinstance(node.iter.func, ast.Name):
+            name = node.iter.func.id
+            if name == "enumerate" and isinstance(node.target, ast.Tuple) and isinstance(node.target.elts[0], ast.Name):
+                found.add(node.target.elts[0].id)
+            elif name == "range" and isinstance(node.target, ast.Name):
+                found.add(node.target.id)
+    return found
+
+
+def numbers_into_text(tree: ast.AST) -> int:
+    """``parts.append(i)`` where ``i`` is a loop count and ``"".join(parts)`` in the same function."""
+    count = 0
+    for function in (n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS)):
+        nodes = list(own_nodes(function))
+        joined = {n.args[0].id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                  and n.func.attr == "join" and isinstance(n.func.value, ast.Constant)
+                  and isinstance(n.func.value.value, str) and n.args and isinstance(n.args[0], ast.Name)}
+        counters = _counters(function)
+        count += sum(1 for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                     and n.func.attr == "append" and isinstance(n.func.value, ast.Name) and n.func.value.id in joined
+                     and len(n.args) == 1 and isinstance(n.args[0], ast.Name) and n.args[0].id in counters)
+    return count
+
+
+def not_implemented_for_own_type(tree: ast.AST) -> int:
+    """``if isinstance(other, T): return NotImplemented`` followed by code that reads ``other``."""
+    count = 0
+    for node in ast.walk(tree):
+        for block in blocks_of(node):
+            for index, statement in enumerate(block[:-1]):
+                test = statement.test if isinstance(statement, ast.If) else None
+                if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance" \
+                        and len(test.args) == 2 and isinstance(test.args[0], ast.Name) and len(statement.body) == 1 \
+                        and isinstance(statement.body[0], ast.Return) \
+                        and isinstance(statement.body[0].value, ast.Name) and statement.body[0].value.id == "NotImplemented":
+                    subject = test.args[0].id
+                    count += any(isinstance(n, ast.Name) and n.id == subject for later in block[index + 1:]
+                                 for n in ast.walk(later))
     return count

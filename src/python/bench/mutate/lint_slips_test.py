@@ -56,3 +56,20 @@ def test_an_attribute_read_after_a_guard_that_leaves_only_when_it_is_missing_is_
     assert _count(attribute_read_after_leaving_when_present, right) == 0
     wrong = right.replace("if not hasattr", "if hasattr")
     assert _count(attribute_read_after_leaving_when_present, wrong) == 1
+
+
+def test_a_character_into_text_and_a_count_into_a_list_never_joined_are_fine():
+    from bench.mutate.lint_slips import numbers_into_text
+
+    text = "def f(s):\n    out = []\n    for i, c in enumerate(s):\n        out.append(c)\n    return ''.join(out)\n"
+    assert _count(numbers_into_text, text) == 0
+    assert _count(numbers_into_text, text.replace("out.append(c)", "out.append(i)")) == 1
+    assert _count(numbers_into_text, text.replace("out.append(c)", "out.append(i)").replace("''.join(out)", "out")) == 0
+
+
+def test_not_implemented_behind_a_negated_type_test_is_the_idiom():
+    from bench.mutate.lint_slips import not_implemented_for_own_type
+
+    right = "def __eq__(self, other):\n    if not isinstance(other, int):\n        return NotImplemented\n    return other == self.v\n"
+    assert _count(not_implemented_for_own_type, right) == 0
+    assert _count(not_implemented_for_own_type, right.replace("if not isinstance", "if isinstance")) == 1
