@@ -32,25 +32,13 @@ from __future__ import annotations
 import ast
 import collections
 
+from bench.mutate.habits import odd_ones
 from bench.mutate.kinds import own_nodes
 
 _ORDERINGS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 _MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _COMMON_LITERALS = (0, 1, -1)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
-
-
-def odd_ones(groups: dict) -> int:
-    """How far each group of uses departs from one habit: every extra kind beyond the first, and one more when
-    a kind is used once against another used at least twice (the odd one out)."""
-    count = 0
-    for uses in groups.values():
-        tally = collections.Counter(uses)
-        count += len(tally) - 1
-        if len(tally) == 2:
-            (_, many), (_, few) = tally.most_common()
-            count += few == 1 and many >= 2
-    return count
 
 
 def _tests(tree: ast.AST):

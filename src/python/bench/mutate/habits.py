@@ -87,9 +87,15 @@ def odd_comparisons(tree: ast.AST) -> int:
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare) and (normal := _normal_comparison(node)):
             groups[normal[0]].append(normal[1])
+    return odd_ones(groups)
+
+
+def odd_ones(groups: dict) -> int:
+    """How far each group of uses departs from one habit: every extra kind beyond the first, and one more when
+    a kind is used once against another used at least twice (the odd one out)."""
     count = 0
-    for ops in groups.values():
-        tally = collections.Counter(ops)
+    for uses in groups.values():
+        tally = collections.Counter(uses)
         count += len(tally) - 1
         if len(tally) == 2:
             (_, many), (_, few) = tally.most_common()

@@ -189,11 +189,7 @@ class RunCgroups:
             pids = self.pids_left()
             if not pids:
                 return
-            for pid in pids:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+            _kill_all(pids)
             time.sleep(0.01)
 
     def pids_left(self) -> tuple[int, ...]:
@@ -286,9 +282,12 @@ def _stale_groups(layout: Layout) -> list[Path]:
 
 def _kill_members(group: Path) -> None:
     try:
-        pids = [int(p) for p in _read(group / "cgroup.procs").split()]
+        _kill_all([int(p) for p in _read(group / "cgroup.procs").split()])
     except OSError:
-        return
+        pass
+
+
+def _kill_all(pids) -> None:
     for pid in pids:
         try:
             os.kill(pid, signal.SIGKILL)
