@@ -144,20 +144,51 @@ def _write_some(selector, proc: subprocess.Popen, pending: memoryview) -> memory
     return pending
 
 
-def disk_growth_watch(path: Path, limit_bytes: int) -> Callable[[], str]:
-    """A watch that stops the run once the filesystem holding ``path`` has grown by more than the limit.
+WORKDIR_SCAN_SECONDS = 0.5  # how often the work dir itself is measured (a walk; the filesystem check is cheap)
+WORKDIR_SCAN_BUDGET = 0.25  # seconds one walk may take; a partial sum is still a lower bound
 
-    Per-file size is capped by RLIMIT_FSIZE; this catches many files each under that cap. It measures the
-    whole filesystem, so concurrent writers elsewhere count too — it is a guard for the host, not a quota.
+
+def disk_growth_watch(path: Path, limit_bytes: int) -> Callable[[], str]:
+    """A watch that stops the run once the filesystem holding ``path``, or the tree under ``path`` itself, has
+    grown by more than the limit.
+
+    Per-file size is capped by RLIMIT_FSIZE; this catches many files each under that cap. The filesystem's use
+    is cheap to read but counts every process on it: another job deleting files at the same time hides the
+    run's growth. So the work dir's own blocks are also summed, every WORKDIR_SCAN_SECONDS — a guard for the
+    host, not a quota.
     """
     def used() -> int:
         stats = os.statvfs(path)
         return (stats.f_blocks - stats.f_bfree) * stats.f_frsize
 
-    baseline = used()
+    baseline, tree_baseline = used(), _tree_bytes(path)
+    next_scan = [time.monotonic() + WORKDIR_SCAN_SECONDS]
 
     def watch() -> str:
         grown = used() - baseline
-        return f"disk limit: the work dir's filesystem grew by {grown} bytes" if grown > limit_bytes else ""
+        if grown > limit_bytes:
+            return f"disk limit: the work dir's filesystem grew by {grown} bytes"
+        if time.monotonic() >= next_scan[0]:
+            next_scan[0] = time.monotonic() + WORKDIR_SCAN_SECONDS
+            grown = _tree_bytes(path) - tree_baseline
+            if grown > limit_bytes:
+                return f"disk limit: the work dir grew by {grown} bytes"
+        return ""
 
     return watch
+
+
+def _tree_bytes(root: Path) -> int:
+    """The blocks the files under ``root`` hold, as far as a walk gets within WORKDIR_SCAN_BUDGET."""
+    deadline, total, todo = time.monotonic() + WORKDIR_SCAN_BUDGET, 0, [str(root)]
+    while todo and time.monotonic() < deadline:
+        try:
+            with os.scandir(todo.pop()) as entries:
+                for entry in entries:
+                    stat = entry.stat(follow_symlinks=False)
+                    total += stat.st_blocks * 512
+                    if entry.is_dir(follow_symlinks=False):
+                        todo.append(entry.path)
+        except OSError:
+            continue  # removed meanwhile, or not ours to read
+    return total

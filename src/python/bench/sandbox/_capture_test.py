@@ -64,3 +64,25 @@ def test_disk_growth_watch_trips_only_past_the_limit(tmp_path):
 
         os.fsync(handle.fileno())
     assert watch().startswith("disk limit: the work dir's filesystem grew by")
+
+
+def test_disk_growth_watch_sees_the_work_dir_grow_while_another_job_frees_space(tmp_path, monkeypatch):
+    import os
+
+    from bench.sandbox import _capture
+
+    monkeypatch.setattr(_capture, "WORKDIR_SCAN_SECONDS", 0.0)
+    work, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+    work.mkdir()
+    elsewhere.mkdir()
+    def fill(path, mib):
+        with open(path, "wb") as handle:
+            handle.write(b"\1" * (mib << 20))
+            handle.flush()
+            os.fsync(handle.fileno())
+    fill(elsewhere / "old", 96)
+    watch = disk_growth_watch(work, 8 << 20)
+    fill(work / "new", 32)
+    (elsewhere / "old").unlink()  # the filesystem as a whole shrank meanwhile
+    os.sync()
+    assert watch().startswith("disk limit: the work dir grew by")
