@@ -33,12 +33,11 @@ import ast
 import collections
 
 from bench.mutate.habits import odd_ones
-from bench.mutate.kinds import own_nodes
+from bench.mutate.kinds import functions, number_of, own_nodes
 
 _ORDERINGS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 _MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _COMMON_LITERALS = (0, 1, -1)
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def _tests(tree: ast.AST):
@@ -75,15 +74,6 @@ def flag_polarity(tree: ast.AST) -> int:
     return odd_ones(groups)
 
 
-def _literal(node: ast.AST):
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
-            and type(node.operand.value) in (int, float):
-        return -node.operand.value
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return node.value
-    return None
-
-
 def constant_operators(tree: ast.AST) -> int:
     """Numeric literals combined with one operator everywhere but once: arithmetic and bitwise operators (0, 1 and
     -1 apart), and orderings read as ``x <op> literal``."""
@@ -91,7 +81,7 @@ def constant_operators(tree: ast.AST) -> int:
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp):
             for operand in (node.left, node.right):
-                value = _literal(operand)
+                value = number_of(operand)
                 if value is not None and value not in _COMMON_LITERALS:
                     groups["arithmetic", value].append(type(node.op).__name__)
         elif isinstance(node, ast.Compare):
@@ -99,7 +89,7 @@ def constant_operators(tree: ast.AST) -> int:
             for index, op in enumerate(node.ops):
                 if type(op) not in _ORDERINGS:
                     continue
-                left, right = _literal(operands[index]), _literal(operands[index + 1])
+                left, right = number_of(operands[index]), number_of(operands[index + 1])
                 if right is not None and left is None:
                     groups["ordering", right].append(_ORDERINGS[type(op)])
                 elif left is not None and right is None:
@@ -111,7 +101,7 @@ def operand_pairs(tree: ast.AST) -> int:
     """Two operands (names or attributes, in either order) that one function combines by one operator everywhere
     but once: ``self._start - value`` beside ``value + self._start``."""
     count = 0
-    for function in (n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS)):
+    for function in functions(tree):
         groups: dict[frozenset, list[str]] = collections.defaultdict(list)
         for node in own_nodes(function):
             if isinstance(node, ast.BinOp) and all(isinstance(o, (ast.Name, ast.Attribute))
@@ -133,7 +123,7 @@ def opposite_protocol_answers(tree: ast.AST) -> int:
     """Protocol methods whose returned test answers the opposite question: ``__contains__`` returning
     ``k not in d`` or ``not …``, ``__eq__`` returning ``a != b``, ``__lt__`` returning ``a >= b``."""
     count = 0
-    for function in (n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS) and n.name in _OPPOSITES):
+    for function in (n for n in functions(tree) if n.name in _OPPOSITES):
         for node in own_nodes(function):
             if not isinstance(node, ast.Return) or node.value is None:
                 continue
@@ -150,7 +140,7 @@ def _length_test(test: ast.AST) -> tuple[str, int] | None:
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq) \
             and isinstance(test.left, ast.Call) and isinstance(test.left.func, ast.Name) \
             and test.left.func.id == "len" and len(test.left.args) == 1:
-        count = _literal(test.comparators[0])
+        count = number_of(test.comparators[0])
         if type(count) is int:
             return ast.dump(test.left.args[0]), count
     return None
@@ -184,7 +174,7 @@ def _round(value: int) -> bool:
 def unround_neighbours(tree: ast.AST) -> int:
     """Integer literals written once, one away from a round number the file writes elsewhere (``1001`` beside
     ``1000``)."""
-    tally = collections.Counter(v for node in ast.walk(tree) if (v := _literal(node)) is not None and type(v) is int
+    tally = collections.Counter(v for node in ast.walk(tree) if (v := number_of(node)) is not None and type(v) is int
                                 and not (isinstance(node, ast.Constant) and isinstance(node.value, bool)))
     return sum(1 for value, uses in tally.items() if uses == 1 and not _round(value)
                and any(_round(near) and tally[near] for near in (value - 1, value + 1)))

@@ -71,7 +71,7 @@ from bench.mutate.lint_slips import (
     settled_tests,
 )
 from bench.mutate.known_order import crossed_parameters, swapped_known_order
-from bench.mutate.kinds import dead_final_stores, misused_kinds, own_nodes
+from bench.mutate.kinds import dead_final_stores, functions, misused_kinds, number_of, own_nodes
 
 
 
@@ -134,18 +134,10 @@ def _reads_into(node: ast.AST, subject: str) -> bool:
                for inner in ast.walk(node))
 
 
-def _int_index(node: ast.AST) -> int | None:
-    """The integer of ``xs[1]`` or ``xs[-2]`` (a minus sign is an operator in the tree)."""
-    sign = 1
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        node, sign = node.operand, -1
-    return sign * node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
-
-
 def _indexed_past_first(node: ast.AST, subject: str) -> bool:
     for inner in ast.walk(node):
         if isinstance(inner, ast.Subscript) and isinstance(inner.ctx, ast.Load) and ast.dump(inner.value) == subject \
-                and (index := _int_index(inner.slice)) is not None and (index >= 1 or index <= -2):
+                and type(index := number_of(inner.slice)) is int and (index >= 1 or index <= -2):
             return True
     return False
 
@@ -194,15 +186,11 @@ def index_past_guard(tree: ast.AST) -> int:
     return count
 
 
-def _functions(tree: ast.AST):
-    return (node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
-
-
 def repeated_tests(tree: ast.AST) -> int:
     """Tests (``if``, ``elif``, ``while``, a conditional expression) of one function that repeat another of its
     tests word for word."""
     count = 0
-    for function in _functions(tree):
+    for function in functions(tree):
         tests = [ast.dump(node.test) for node in own_nodes(function) if isinstance(node, (ast.If, ast.While, ast.IfExp))]
         count += len(tests) - len(set(tests))
     return count
@@ -237,13 +225,8 @@ def invariant_loop_tests(tree: ast.AST) -> int:
 def _bounds_of(test: ast.AST) -> tuple[str, str, float] | None:
     """(subject, operator, number) of ``subject <op> number``."""
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        number = test.comparators[0]
-        if isinstance(number, ast.UnaryOp) and isinstance(number.op, ast.USub):  # -1 is written as minus one
-            number, sign = number.operand, -1
-        else:
-            sign = 1
-        if isinstance(number, ast.Constant) and type(number.value) in (int, float):
-            return ast.dump(test.left), type(test.ops[0]).__name__, sign * number.value
+        if (number := number_of(test.comparators[0])) is not None:
+            return ast.dump(test.left), type(test.ops[0]).__name__, number
     return None
 
 

@@ -61,13 +61,18 @@ def compares_as_data(node: ast.AST, subject: str) -> bool:
                for inner in ast.walk(node))
 
 
+def present_attribute(test: ast.AST) -> tuple[str, str] | None:
+    """(subject, attribute) of ``hasattr(subject, "attribute")``."""
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "hasattr" \
+            and len(test.args) == 2 and isinstance(test.args[1], ast.Constant):
+        return ast.dump(test.args[0]), str(test.args[1].value)
+    return None
+
+
 def _absent_attribute(test: ast.AST) -> tuple[str, str] | None:
     """(subject, attribute) of ``not hasattr(subject, "attribute")``."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        call = test.operand
-        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "hasattr" \
-                and len(call.args) == 2 and isinstance(call.args[1], ast.Constant):
-            return ast.dump(call.args[0]), str(call.args[1].value)
+        return present_attribute(test.operand)
     return None
 
 

@@ -13,6 +13,19 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
 
+def functions(tree: ast.AST):
+    """Every function (and async function) the tree defines, nested ones too."""
+    return (node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+
+def number_of(node: ast.AST) -> int | float | None:
+    """The number a literal writes, ``-2`` included (the tree writes the minus sign as an operator)."""
+    sign = 1
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node, sign = node.operand, -1
+    return sign * node.value if isinstance(node, ast.Constant) and type(node.value) in (int, float) else None
+
+
 def own_nodes(function: ast.AST):
     """The nodes of a function's own body, not of functions or classes defined inside it."""
     todo = list(ast.iter_child_nodes(function))

@@ -25,10 +25,9 @@ from __future__ import annotations
 
 import ast
 
-from bench.mutate.guards import blocks_of
-from bench.mutate.kinds import own_nodes
+from bench.mutate.guards import blocks_of, present_attribute
+from bench.mutate.kinds import functions, own_nodes
 
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _CONSTANTS = (None, True, False)
 _NOTHING_METHODS = {"read": 0, "readline": 0, "recv": 0, "split": 1, "rsplit": 1}  # argument index
 _NOTHING_FUNCTIONS = {"range": 0, "islice": 1, "repeat": 1}
@@ -42,7 +41,7 @@ def loop_variables_read_after(tree: ast.AST) -> int:
     """Names a ``for`` binds that a later statement of the same block reads, where nothing else in the function
     assigns them."""
     count = 0
-    for function in (n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS)):
+    for function in functions(tree):
         nodes = list(own_nodes(function))
         loops = [n for n in nodes if isinstance(n, (ast.For, ast.AsyncFor))]
         bound_by_loops = {id(t) for loop in loops for t in ast.walk(loop.target)}
@@ -154,7 +153,7 @@ def passed_through_on_failure(tree: ast.AST) -> int:
 def self_fed_values(tree: ast.AST) -> int:
     """Names a function assigns whose every read is in the value of an assignment to the same name."""
     count = 0
-    for function in (n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS)):
+    for function in functions(tree):
         own = list(own_nodes(function))
         declared = {name for n in own if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
         feeding: dict[str, set[int]] = {}
@@ -181,20 +180,13 @@ def _exits(block: list) -> bool:
         and (call.func.attr if isinstance(call.func, ast.Attribute) else call.func.id) in ("exit", "_exit", "abort")
 
 
-def _present_attribute(test: ast.AST) -> tuple[str, str] | None:
-    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "hasattr" \
-            and len(test.args) == 2 and isinstance(test.args[1], ast.Constant):
-        return ast.dump(test.args[0]), str(test.args[1].value)
-    return None
-
-
 def attribute_read_after_leaving_when_present(tree: ast.AST) -> int:
     """``if hasattr(v, "a"): …; exit()`` followed by code that reads ``v.a``."""
     count = 0
     for node in ast.walk(tree):
         for block in blocks_of(node):
             for index, statement in enumerate(block):
-                if isinstance(statement, ast.If) and (found := _present_attribute(statement.test)) \
+                if isinstance(statement, ast.If) and (found := present_attribute(statement.test)) \
                         and _exits(statement.body):
                     subject, attribute = found
                     count += any(isinstance(n, ast.Attribute) and n.attr == attribute and ast.dump(n.value) == subject
@@ -219,7 +211,7 @@ def _counters(function: ast.AST) -> set[str]:
 def numbers_into_text(tree: ast.AST) -> int:
     """``parts.append(i)`` where ``i`` is a loop count and ``"".join(parts)`` in the same function."""
     count = 0
-    for function in (n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS)):
+    for function in functions(tree):
         nodes = list(own_nodes(function))
         joined = {n.args[0].id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                   and n.func.attr == "join" and isinstance(n.func.value, ast.Constant)
