@@ -15,9 +15,13 @@ EPILOG = """examples:
   bench mutate more-itertools==10.5.0 --seed 7 --limit 50 --out /tmp/cands
   bench mutate sqlparse==0.5.1 --limit 120 --admit --cap 40
   bench mutate sqlparse==0.5.1 --admit --cluster tcp://10.0.0.5:8786   the gate's runs on Dask workers
+  bench mutate sqlparse==0.5.3 --history andialbrecht/sqlparse --admit   the release's own past fixes, undone
 Writes <task_id>.json (a task spec of kind mutation, not yet certified) and <task_id>.diff per candidate
 into --out (default mutation-candidates/<name>-<version>); prints the count per operator. The spec names the
 mutation by file, byte span and replacement; the diff (which quotes the library's code) stays beside it.
+With --history GIT_DIR the candidates are not made by the engine: each is a small fix of one library file
+that the project made before the release (its commit subject says it fixes something), undone in the released
+file (operator reverted_fix; the commit id goes into the spec's provenance).
 With --admit the candidates go through the gate in order (one lock, one environment and one release-suite
 baseline for all of them) until --cap tasks of the library are in the pool; prints the yield table.
 """
@@ -32,6 +36,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--engine-version", default="3", choices=("3", "4"),
                    help="the mutation engine's version: 3 (default; the committed pool's) or 4 (adds omissions: "
                         "a clause, a case, a clamp, a normalising call, a keyword flag, an f prefix left out)")
+    p.add_argument("--history", default=None, metavar="GIT_DIR|OWNER/NAME",
+                   help="undo the project's own fixes made before the release, read from this git repository "
+                        "(or the mirror OWNER/NAME under $BENCH_MIRROR_DIR)")
+    p.add_argument("--tag", default=None, help="with --history: the release's tag (default v<version> or <version>)")
     p.add_argument("--out", type=Path, default=None, help="output folder")
     p.add_argument("--index-url", default=None, help="simple index (default https://pypi.org/simple)")
     p.add_argument("--admit", action="store_true", help="certify the candidates and admit the good ones")
@@ -60,9 +68,9 @@ def run(args: argparse.Namespace) -> int:
 
     from bench.errors import UsageError
     from bench.mutate.candidate import candidate_spec
-    from bench.mutate.engine import mutate
-    from bench.mutate.files import list_test_files
     from bench.mutate.engine import profile
+    from bench.mutate.files import list_test_files
+    from bench.mutate.history import OPERATOR
     from bench.source.sdist import DEFAULT_INDEX_URL, fetch_sdist, find_release, unpack_sdist
     from bench.store.action_cache import write_atomic
 
@@ -78,16 +86,17 @@ def run(args: argparse.Namespace) -> int:
         tests = list_test_files(tree)
         if not tests:
             raise UsageError(f"{pin.filename} ships no test files: its mutants could not be certified")
-        candidates = mutate(tree, seed=args.seed, limit=args.limit, version=args.engine_version)
+        commits, candidates = _candidates(tree, args)
     written = []
-    for candidate in candidates:
-        spec = candidate_spec(pin, candidate.site, original=candidate.original, library=pin.name, test_files=tests)
+    for candidate, commit in zip(candidates, commits):
+        spec = candidate_spec(pin, candidate.site, original=candidate.original, library=pin.name, test_files=tests,
+                              reverted_commit=commit)
         document = json.dumps(spec, indent=2, ensure_ascii=False) + "\n"
         write_atomic(out / f"{spec['task_id']}.json", document.encode("utf-8"))
         write_atomic(out / f"{spec['task_id']}.diff", candidate.diff.encode("utf-8"))
         written.append(spec["task_id"])
     counts = Counter(candidate.site.operator for candidate in candidates)
-    operators = profile(args.engine_version).operators
+    operators = (OPERATOR,) if args.history else profile(args.engine_version).operators
     width = max(len(operator) for operator in operators)
     for operator in operators:
         print(f"{operator:<{width}}  {counts.get(operator, 0):>5}")
@@ -97,6 +106,55 @@ def run(args: argparse.Namespace) -> int:
         return 0
     documents = [json.loads((out / f"{task_id}.json").read_text(encoding="utf-8")) for task_id in written]
     return admit_batch(documents, args)
+
+
+def _candidates(tree: Path, args: argparse.Namespace) -> tuple[tuple[str, ...], tuple]:
+    """The candidates (and, for reverted fixes, the commit each undoes; else empty ids)."""
+    from bench.mutate.engine import mutate
+    from bench.mutate.history import resolve_tag, reverted_fixes
+
+    if args.history is None:
+        candidates = mutate(tree, seed=args.seed, limit=args.limit, version=args.engine_version)
+        return ("",) * len(candidates), candidates
+    git_dir = _history_repository(str(args.history))
+    fixes = reverted_fixes(tree, git_dir, resolve_tag(git_dir, parse_release(args.release)[1], args.tag))
+    taken = _reverted_already(parse_release(args.release)[0])
+    fixes = tuple(fix for fix in fixes if fix.commit not in taken)  # decided in another release already
+    fixes = fixes[: args.limit] if args.limit else fixes
+    return tuple(fix.commit for fix in fixes), tuple(fix.candidate for fix in fixes)
+
+
+def _history_repository(text: str) -> Path:
+    """--history: a git repository's path, or OWNER/NAME of a mirror under $BENCH_MIRROR_DIR."""
+    from bench.errors import UsageError
+    from bench.source.git import mirror_for
+
+    if Path(text).exists():
+        return mirror_for(text, Path(text))
+    found = mirror_for(text) if text.count("/") == 1 else None
+    if found is None:
+        raise UsageError(f"--history {text}: not a git repository, nor a mirror OWNER/NAME under $BENCH_MIRROR_DIR")
+    return found
+
+
+def _reverted_already(library: str) -> frozenset[str]:
+    """The commits whose fixes the gate already decided for the library, in any release: undone by a pool task,
+    or dropped (a fix no test of a newer release notices, or whose undoing reads as planted, is not tried again
+    in an older one)."""
+    import json
+
+    from bench.spec.load import discover, load_all
+    from bench.spec.model import normalise_name
+    from bench.variables import find_root
+
+    root, name = find_root(), normalise_name(library)
+    commits = {spec.provenance.reverted_commit for spec in load_all(discover(root))
+               if spec.sdist is not None and spec.provenance.reverted_commit
+               and normalise_name(spec.sdist.name) == name}
+    for path in (root / "tasks" / "_dropped").glob(f"mutation.{name}.*.json"):
+        candidate = json.loads(path.read_text(encoding="utf-8")).get("candidate", {})
+        commits.add(candidate.get("provenance", {}).get("reverted_commit", ""))
+    return frozenset(commits - {""})
 
 
 def admit_batch(documents: list[dict], args: argparse.Namespace) -> int:

@@ -83,3 +83,51 @@ def test_mutate_is_deterministic_and_limit_caps(local_release, tmp_path):
 def test_mutate_rejects_a_malformed_release(release):
     with pytest.raises(UsageError, match="LIB==VERSION"):
         _run([release])
+
+
+def _git(repo, *args):
+    import subprocess
+
+    env = {"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@b", "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@b",
+           "HOME": str(repo)}
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True,
+                          env=env).stdout.strip()
+
+
+def test_history_makes_one_candidate_per_fix_and_skips_a_fix_dropped_in_another_release(local_release, tmp_path,
+                                                                                         monkeypatch, capsys):
+    import bench.variables
+
+    repo = tmp_path / "repo"
+    (repo / "demo").mkdir(parents=True)
+    _git(repo, "init", "-q", "-b", "main")
+    buggy = LIBRARY["demo-1.0/demo/__init__.py"].replace("if a < b:", "if a > b:")
+    (repo / "demo" / "__init__.py").write_text(buggy)
+    _git(repo, "add", "-A"), _git(repo, "commit", "-q", "-m", "Add lower")
+    (repo / "demo" / "__init__.py").write_text(LIBRARY["demo-1.0/demo/__init__.py"])
+    _git(repo, "commit", "-q", "-am", "Fix lower returning the larger value")
+    fix = _git(repo, "rev-parse", "HEAD")
+    _git(repo, "tag", "v1.0")
+    pool = tmp_path / "pool"
+    (pool / "tasks" / "_dropped").mkdir(parents=True)
+    monkeypatch.setattr(bench.variables, "find_root", lambda: pool)
+
+    out = tmp_path / "out"
+    assert _run(["demo==1.0", "--history", str(repo), "--out", str(out)]) == 0
+    [path] = out.glob("*.json")
+    doc = json.loads(path.read_text())
+    validate_document(doc, path=str(path))
+    assert doc["provenance"] == {"source": "mutation", "reverted_commit": fix}
+    assert (doc["mutation"]["operator"], doc["mutation"]["replacement"], doc["mutation"]["function"]) == (
+        "reverted_fix", "    if a > b:", "lower")
+    assert capsys.readouterr().out.splitlines()[-1].split() == ["total", "1"]
+
+    dropped = {"candidate": {**doc, "task_id": "mutation.demo.0.9.00000000"}, "reason": "nothing_flips"}
+    (pool / "tasks" / "_dropped" / "mutation.demo.0.9.00000000.json").write_text(json.dumps(dropped))
+    assert _run(["demo==1.0", "--history", str(repo), "--out", str(tmp_path / "again")]) == 0
+    assert list((tmp_path / "again").glob("*.json")) == []
+
+
+def test_history_that_is_no_repository_is_a_usage_error(local_release, tmp_path):
+    with pytest.raises(UsageError, match="not a git repository"):
+        _run(["demo==1.0", "--history", "nobody/nothing", "--out", str(tmp_path / "out")])

@@ -60,10 +60,12 @@ def candidate_spec(
     source_files: tuple[str, ...] | list[str] | None = None,
     test_files: tuple[str, ...] | list[str],
     diff: str = "",
+    reverted_commit: str = "",
 ) -> dict:
     """The task-spec dict (kind ``mutation``) for one candidate; ``source_files`` defaults to the mutated file.
 
-    ``diff`` (the candidate's unified diff, for reviewers) is stored in the ``mutation`` object when given.
+    ``diff`` (the candidate's unified diff, for reviewers) is stored in the ``mutation`` object when given;
+    ``reverted_commit`` (a reverted fix's commit id, :mod:`bench.mutate.history`) in the provenance.
     """
     return {
         "schema_version": 1,
@@ -76,7 +78,7 @@ def candidate_spec(
         "pass_to_pass": [],
         "image": MUTATION_IMAGE,
         "lockfile": lockfile_for(pin),
-        "provenance": {"source": "mutation"},
+        "provenance": {"source": "mutation", **({"reverted_commit": reverted_commit} if reverted_commit else {})},
         "sdist": asdict(pin),
         "mutation": {**asdict(site), **({"diff": diff} if diff else {})},
     }

@@ -71,3 +71,19 @@ def test_source_files_can_be_given_explicitly():
     doc = candidate_spec(PIN, SITE, original="!=", library="m", source_files=["a.py", "b.py"],
                          test_files=["tests/t.py"])
     assert doc["source_files"] == ["a.py", "b.py"] and "diff" not in doc["mutation"]
+
+
+def test_a_reverted_fix_names_its_commit_in_the_provenance_and_is_selected_by_its_operator():
+    from bench.spec.load import select
+
+    site = replace(SITE, operator="reverted_fix", engine_version="history", replacement="        return low")
+    doc = candidate_spec(PIN, site, original="        return high", library="more-itertools",
+                         test_files=("tests/test_more.py",), reverted_commit="0123456789abcdef" * 2 + "01234567")
+    validate_document(doc)
+    spec = spec_from_document(doc)
+    assert spec.provenance.reverted_commit == "0123456789abcdef" * 2 + "01234567"
+    engine = spec_from_document(candidate_spec(PIN, SITE, original="!=", library="more-itertools",
+                                               test_files=("tests/test_more.py",)))
+    assert engine.provenance.reverted_commit == ""
+    assert [s.task_id for s in select((spec, engine), "operator:reverted_fix")] == [spec.task_id]
+    assert [s.task_id for s in select((spec, engine), "operator:comparison")] == [engine.task_id]

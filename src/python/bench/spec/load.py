@@ -49,6 +49,7 @@ def spec_from_document(doc: Mapping[str, Any], *, path: str = "", validated: boo
         lockfile=doc["lockfile"],
         provenance=Provenance(source=prov["source"], pr_number=prov.get("pr_number"), url=prov.get("url", ""),
                               merged_at=prov.get("merged_at", ""), title=prov.get("title", ""),
+                              reverted_commit=prov.get("reverted_commit", ""),
                               judgement=Judgement.from_json(prov["judgement"]) if "judgement" in prov else None),
         base_sha=doc.get("base_sha", ""),
         fix_sha=doc.get("fix_sha", ""),
@@ -140,7 +141,8 @@ def select(specs: Iterable[TaskSpec], selector: str | None) -> tuple[TaskSpec, .
 
     ``None``, ``all`` or ``tasks::`` — everything; ``kind:pr``, ``lib:click``, ``difficulty:hard``,
     ``tag:graphs``, ``image:NAME``, ``judgement:bugfix`` (a PR task's admission judgement; ``judgement:none``
-    for tasks without one) — by field (``lib:`` also matches the library's import package, so
+    for tasks without one), ``operator:reverted_fix`` (a mutation task's operator; ``operator:none`` for the
+    other kinds) — by field (``lib:`` also matches the library's import package, so
     ``lib:jinja2`` selects jinja's PR tasks and jinja2's mutation tasks); ``tasks/click::`` — by folder;
     anything else — a glob over task ids (``synthetic.*``). ``+`` joins conditions that must all hold
     (``kind:synthetic+difficulty:hard``); ``,`` joins alternatives (union).
@@ -158,7 +160,7 @@ def select(specs: Iterable[TaskSpec], selector: str | None) -> tuple[TaskSpec, .
     return tuple(s for s in specs if s.task_id in chosen)
 
 
-SELECTOR_KEYS = ("kind", "lib", "difficulty", "tag", "image", "judgement")
+SELECTOR_KEYS = ("kind", "lib", "difficulty", "tag", "image", "judgement", "operator")
 
 
 def _values(spec: TaskSpec, key: str) -> tuple[str, ...]:
@@ -173,6 +175,7 @@ def _values(spec: TaskSpec, key: str) -> tuple[str, ...]:
         "tag": spec.tags,
         "image": (spec.image,),
         "judgement": (spec.provenance.judgement.verdict if spec.provenance.judgement else "none",),
+        "operator": (spec.mutation.operator if spec.mutation else "none",),
     }[key]
 
 

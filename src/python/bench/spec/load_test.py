@@ -88,3 +88,7 @@ def test_a_spec_is_validated_once_per_content_and_an_edit_is_validated_again(tmp
     spec_path.write_text(json_module.dumps(doc))
     with pytest.raises(SpecError):
         load_module.load_spec(spec_path)
+
+
+def test_operator_none_selects_the_tasks_that_are_not_mutations():
+    assert [s.task_id for s in select(SPECS, "operator:none")] == ["click-1", "click-2", "synthetic.graph"]

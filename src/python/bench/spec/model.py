@@ -61,6 +61,7 @@ class Provenance:
     url: str = ""
     merged_at: str = ""
     title: str = ""
+    reverted_commit: str = ""  # a reverted-fix mutation task: the commit whose fix it undoes
     # A PR task's admission judgement. Not part of the spec's identity (spec_sha256): re-judging a task
     # changes no certificate and no record.
     judgement: Judgement | None = None
