@@ -36,6 +36,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--engine-version", default="3", choices=("3", "4"),
                    help="the mutation engine's version: 3 (default; the committed pool's) or 4 (adds omissions: "
                         "a clause, a case, a clamp, a normalising call, a keyword flag, an f prefix left out)")
+    p.add_argument("--operators", default=None, metavar="NAME,...",
+                   help="only these of the engine version's operators (\"omissions\" names version 4's omissions)")
     p.add_argument("--history", default=None, metavar="GIT_DIR|OWNER/NAME",
                    help="undo the project's own fixes made before the release, read from this git repository "
                         "(or the mirror OWNER/NAME under $BENCH_MIRROR_DIR)")
@@ -96,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         write_atomic(out / f"{spec['task_id']}.diff", candidate.diff.encode("utf-8"))
         written.append(spec["task_id"])
     counts = Counter(candidate.site.operator for candidate in candidates)
-    operators = (OPERATOR,) if args.history else profile(args.engine_version).operators
+    operators = (OPERATOR,) if args.history else _operators(args) or profile(args.engine_version).operators
     width = max(len(operator) for operator in operators)
     for operator in operators:
         print(f"{operator:<{width}}  {counts.get(operator, 0):>5}")
@@ -114,7 +116,8 @@ def _candidates(tree: Path, args: argparse.Namespace) -> tuple[tuple[str, ...], 
     from bench.mutate.history import resolve_tag, reverted_fixes
 
     if args.history is None:
-        candidates = mutate(tree, seed=args.seed, limit=args.limit, version=args.engine_version)
+        candidates = mutate(tree, seed=args.seed, limit=args.limit, version=args.engine_version,
+                            operators=_operators(args))
         return ("",) * len(candidates), candidates
     git_dir = _history_repository(str(args.history))
     fixes = reverted_fixes(tree, git_dir, resolve_tag(git_dir, parse_release(args.release)[1], args.tag))
@@ -122,6 +125,24 @@ def _candidates(tree: Path, args: argparse.Namespace) -> tuple[tuple[str, ...], 
     fixes = tuple(fix for fix in fixes if fix.commit not in taken)  # decided in another release already
     fixes = fixes[: args.limit] if args.limit else fixes
     return tuple(fix.commit for fix in fixes), tuple(fix.candidate for fix in fixes)
+
+
+def _operators(args: argparse.Namespace) -> tuple[str, ...] | None:
+    """--operators: names of the engine version's operators; ``omissions`` stands for version 4's omissions."""
+    from bench.errors import UsageError
+    from bench.mutate.engine import profile
+    from bench.mutate.operators import OMISSIONS
+
+    if not getattr(args, "operators", None):
+        return None
+    names = [name.strip() for name in args.operators.split(",") if name.strip()]
+    chosen = tuple(dict.fromkeys(n for name in names for n in (OMISSIONS if name == "omissions" else (name,))))
+    known = profile(args.engine_version).operators
+    unknown = [name for name in chosen if name not in known]
+    if unknown or not chosen:
+        raise UsageError(f"--operators: {', '.join(unknown) or 'none given'} not among engine version "
+                         f"{args.engine_version}'s operators: {', '.join(known)}")
+    return chosen
 
 
 def _history_repository(text: str) -> Path:

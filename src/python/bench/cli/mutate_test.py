@@ -131,3 +131,16 @@ def test_history_makes_one_candidate_per_fix_and_skips_a_fix_dropped_in_another_
 def test_history_that_is_no_repository_is_a_usage_error(local_release, tmp_path):
     with pytest.raises(UsageError, match="not a git repository"):
         _run(["demo==1.0", "--history", "nobody/nothing", "--out", str(tmp_path / "out")])
+
+
+def test_operators_narrows_the_engine_and_omissions_names_version_4s_omissions(local_release, tmp_path, capsys):
+    from bench.mutate.operators import OMISSIONS
+
+    assert _run(["demo==1.0", "--engine-version", "4", "--operators", "omissions", "--out", str(tmp_path / "o")]) == 0
+    rows = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    assert tuple(rows[:-1]) == OMISSIONS and rows[-1] == "total"
+    assert _run(["demo==1.0", "--operators", "comparison", "--out", str(tmp_path / "c")]) == 0
+    documents = [json.loads(path.read_text()) for path in (tmp_path / "c").glob("*.json")]
+    assert [doc["mutation"]["operator"] for doc in documents] == ["comparison"]
+    with pytest.raises(UsageError, match="dropped_clause, .* not among engine version 3"):
+        _run(["demo==1.0", "--operators", "omissions", "--out", str(tmp_path / "x")])
