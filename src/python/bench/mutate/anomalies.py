@@ -25,7 +25,9 @@ that adds one is a giveaway:
 * **the same condition tested twice in a row** — ``if keys is None: …`` then ``if keys is None: …`` where
   the second block resolves ``values``;
 * **arguments against the callee's own signature** — a function or class of the file called with its own
-  parameter names in another order.
+  parameter names in another order;
+* **a name left unread** (:mod:`bench.mutate.unread`) — an import no longer used, a local assigned and never
+  read, a parameter overwritten before it is read (what omissions leave behind).
 
 :mod:`bench.mutate.contradictions` adds what later readings found: a test that now disagrees with its block or
 with how the file writes the same test elsewhere. :func:`added_anomaly` compares the counts of both; engine version 4 refuses such mutants and
@@ -39,6 +41,7 @@ import collections
 
 from bench.mutate.contradictions import added_contradiction
 from bench.mutate.guards import blocks_of, compares_as_data, dereferences
+from bench.mutate.unread import unread_names
 
 _TRANSPARENT = {("Try", "body"), ("TryStar", "body"), ("Try", "finalbody"), ("TryStar", "finalbody"),
                 ("With", "body"), ("AsyncWith", "body")}  # blocks that always run on: what they bind reaches on
@@ -64,7 +67,8 @@ def added_anomaly(original: bytes, start: int, end: int, replacement: str) -> st
                         ("a store under another key than the lookup", key_mismatches),
                         ("the same condition tested twice in a row", repeated_conditions),
                         ("arguments against the callee's own signature", arguments_against_signature),
-                        ("arguments in the reverse of the file's own order", reversed_twin_calls)):
+                        ("arguments in the reverse of the file's own order", reversed_twin_calls),
+                        ("a name left unread", unread_names)):
         if count(after) > count(before):
             return name
     return added_contradiction(before, after)
