@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src" / "python"))
 
 from bench.mutate.history import reverted_fixes  # noqa: E402
+from bench.mutate.operators import OMISSIONS  # noqa: E402
 from bench.source.git import mirror_for  # noqa: E402
 
 # PyPI name -> GitHub repository. Left out, with what `bench mutate --admit` says of their releases: packaging,
@@ -121,13 +122,15 @@ def decided(library: str) -> set[str]:
 
 
 def make_room(library: str, cap: int) -> list[str]:
-    """Retire the library's engine-made mutation tasks beyond what its reverted fixes leave of the cap, last
-    choices first (highest seed, then highest index): reverted fixes are preferred, the cap stays the cap."""
+    """Retire the library's single-site engine mutants beyond what its reverted fixes and omissions leave of the
+    cap, last choices first (highest seed, then highest index): those two read as shipped bugs far more often
+    (docs/measurements/mutation-audit.md), and the cap stays the cap."""
     import json
 
     folder = ROOT / "tasks" / f"mutation-{library}"
     specs = [(path, json.loads(path.read_text(encoding="utf-8"))) for path in sorted(folder.glob("*.json"))]
-    made = [(path, doc) for path, doc in specs if not doc.get("provenance", {}).get("reverted_commit")]
+    made = [(path, doc) for path, doc in specs if not doc.get("provenance", {}).get("reverted_commit")
+            and doc["mutation"]["operator"] not in OMISSIONS]
     surplus = len(specs) - cap
     if surplus <= 0 or not made:
         return []
@@ -148,18 +151,21 @@ def main() -> int:
     parser.add_argument("--releases", type=int, default=6, help="newest final releases per library (default 6)")
     parser.add_argument("--cap", type=int, default=30, help="mutation tasks per library (default 30)")
     parser.add_argument("--make-room", action="store_true",
-                        help="only retire engine-made tasks of libraries over the cap (run after admitting)")
+                        help="only retire single-site engine mutants of libraries over the cap, so reverted fixes "
+                             "and omissions keep their places (run after admitting)")
     args = parser.parse_args()
     bench = shlex.split(os.environ.get("BENCH", "./pants run src/python/bench:bench --"))
     unknown = sorted(set(args.libraries) - set(LIBRARIES))
-    if unknown:
+    if unknown and not args.make_room:
         print(f"unknown libraries: {', '.join(unknown)}", file=sys.stderr)
         return 2
-    for library in args.libraries or sorted(LIBRARIES):
-        if args.make_room:
+    if args.make_room:
+        folders = sorted(path.name.removeprefix("mutation-") for path in (ROOT / "tasks").glob("mutation-*"))
+        for library in args.libraries or folders:
             retired = make_room(library, args.cap)
-            print(f"== {library}: retired {len(retired)} engine-made tasks over the cap", flush=True)
-            continue
+            print(f"== {library}: retired {len(retired)} single-site engine mutants over the cap", flush=True)
+        return 0
+    for library in args.libraries or sorted(LIBRARIES):
         git_dir = mirror_for(LIBRARIES[library])
         if git_dir is None:
             print(f"== {library}: no mirror of {LIBRARIES[library]} under $BENCH_MIRROR_DIR; skipped", file=sys.stderr)
