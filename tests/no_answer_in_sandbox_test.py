@@ -11,29 +11,29 @@ mutant of one copy left the other in the work dir). `scripts/leak_scan.py` runs 
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 import pytest
 
 from bench.score.no_leak import release_leaks, release_needles
 from bench.spec.load import discover, load_all
 from bench.testing.support import checkout_root, prepared_task
 
-RELEASES = ("idna", "more-itertools", "boltons")
+RELEASES = (("idna", "3.10"), ("more-itertools", "10.5.0"), ("boltons", "24.1.0"))
 
 
-def _release(name: str):
-    groups = defaultdict(list)
-    for spec in load_all(discover(checkout_root())):
-        if spec.kind == "mutation" and spec.sdist.name == name:
-            groups[spec.sdist.version].append(spec)
-    (version, specs), = groups.items()
+def _release(name: str, version: str):
+    """The pool's mutation tasks of one release (a library may have tasks from several releases)."""
+    specs = [
+        spec
+        for spec in load_all(discover(checkout_root()))
+        if spec.kind == "mutation" and (spec.sdist.name, spec.sdist.version) == (name, version)
+    ]
+    assert specs, f"no mutation task of {name}=={version} in the pool"
     return specs
 
 
-@pytest.mark.parametrize("name", RELEASES)
-def test_no_visible_file_holds_the_released_code(name, tmp_path):
-    specs = _release(name)
+@pytest.mark.parametrize("name,version", RELEASES)
+def test_no_visible_file_holds_the_released_code(name, version, tmp_path):
+    specs = _release(name, version)
     needles = release_needles(specs, tmp_path)
     assert len(needles) > len(specs)  # the module of each task, and most mutated functions
     task = prepared_task(specs[0].task_id, tmp_path / "prepared")
@@ -45,7 +45,7 @@ def test_the_search_finds_the_original_where_it_is_not_masked(tmp_path):
     """The same search with the masks left out finds pip's vendored idna: the test above can fail."""
     from bench.verdict.leak_scan import environment_roots, scan
 
-    specs = _release("idna")
+    specs = _release("idna", "3.10")
     task = prepared_task(specs[0].task_id, tmp_path / "prepared")
     found = scan(environment_roots(task.mounts, task.image_root), (), release_needles(specs, tmp_path))
     assert any("pip/_vendor/idna/" in leak.where for leak in found)
