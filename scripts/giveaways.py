@@ -22,7 +22,10 @@ file the mutant was made from (the pinned sdist, fetched into the harness's cach
   two operands combined by another operator once, a protocol method answering the opposite, a length test whose
   block reads fewer elements than it counts, a round constant made unround) and a slip a linter reports
   (``lint_slips``: a loop variable read after its loop, a test its enclosing test settles, a call asked for
-  nothing, a value passed through when its type test fails).
+  nothing, a value passed through when its type test fails); and a form the mutant leaves standing alone
+  (``lone_forms``: a value that defaults to None used unguarded, a guard its twin branch keeps, a test of an
+  ``if``/``elif`` chain negated once, parentheses over several lines holding one operand) or a global flag such
+  as ``__debug__`` tested against its habit.
 
 Prints, per operator and overall, how many mutation tasks there are and how many are giveaways; ``--list``
 adds one line per giveaway; ``--retired`` measures the retired pool (tasks/_retired: the pool engine version 1

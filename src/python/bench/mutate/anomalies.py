@@ -41,6 +41,7 @@ import collections
 
 from bench.mutate.contradictions import added_contradiction
 from bench.mutate.guards import blocks_of, compares_as_data, dereferences
+from bench.mutate.lone_forms import lone_groups
 from bench.mutate.unread import unread_names
 
 _TRANSPARENT = {("Try", "body"), ("TryStar", "body"), ("Try", "finalbody"), ("TryStar", "finalbody"),
@@ -57,6 +58,8 @@ def added_anomaly(original: bytes, start: int, end: int, replacement: str) -> st
         before, after = ast.parse(original), ast.parse(mutated)
     except (SyntaxError, ValueError):
         return ""
+    if lone_groups(mutated.decode("utf-8", "replace")) > lone_groups(original.decode("utf-8", "replace")):
+        return "parentheses holding one operand"
     if twinned_statements(after) < twinned_statements(before):
         return "a statement that no longer matches its twin nearby"
     for name, count in (("a read of a name that may be unbound", maybe_unbound_reads),

@@ -124,3 +124,24 @@ def test_a_guard_that_returns_when_the_value_is_usable_then_uses_it_and_other_co
             b"def wrap(stream, readable):\n    return Fixup(stream, readable)\n"
     start, end, new = _mutate(fixup, b"Fixup(stream, readable)", "Fixup(readable, stream)")
     assert added_anomaly(fixup, start, end, new) == "arguments against the callee's own signature"
+
+
+COMPARE = b'''def compare(self, node):
+    left = node.left
+    for op, right in zip(node.ops, node.comparators):
+        if (
+                isinstance(op, Is) and (
+                    literal(left) or
+                    literal(right)
+                )
+        ):
+            self.report(node, left, right)
+        left = right
+'''
+
+
+def test_a_dropped_clause_that_leaves_one_operand_in_its_parentheses_is_refused():
+    start, end, new = _mutate(COMPARE, b"literal(left) or\n                    literal(right)", "literal(left)")
+    assert added_anomaly(COMPARE, start, end, new) == "parentheses holding one operand"
+    start, end, new = _mutate(COMPARE, b"literal(left) or", "literal(right) or")  # still a group of two
+    assert added_anomaly(COMPARE, start, end, new) != "parentheses holding one operand"

@@ -7,6 +7,8 @@ a function always subtracts. Each is counted on the file before and after the mu
 
 * **a flag tested against its habit** — ``if not self._growing`` in a class whose other methods all test
   ``if self._growing``; ``if not self.by_value`` in ``_deserialize`` where ``_serialize`` tests it plainly;
+  ``if not __debug__:`` in a file whose other checks all run under ``if __debug__:`` (a global name no function
+  binds counts as a flag);
 * **a constant combined against its habit** — ``value | 7`` beside ``value & 7`` and ``(value >> 4) & 7``;
   ``0 < hour`` beside ``0 <= minutes <= 59`` and ``0 <= seconds <= 59`` (orderings with a literal, read as
   ``x <op> literal``);
@@ -53,23 +55,34 @@ def _tests(tree: ast.AST):
             todo.append(test.operand)
 
 
-def _flag(test: ast.AST) -> tuple[str, bool] | None:
-    """(the flag, tested plainly?) of ``self.flag`` / ``not self.flag``: attributes only, as a local name means
-    something else in each function."""
+def _flag(test: ast.AST, local: set[str]) -> tuple[str, bool] | None:
+    """(the flag, tested plainly?) of ``self.flag`` / ``not self.flag``, and of a global name (``__debug__``,
+    ``WIN``) no function binds: a local name means something else in each function."""
     plain = not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not))
     subject = test if plain else test.operand
-    if isinstance(subject, ast.Attribute) and isinstance(subject.value, ast.Name):
+    if isinstance(subject, ast.Attribute) and isinstance(subject.value, ast.Name) \
+            or isinstance(subject, ast.Name) and subject.id not in local:
         return ast.dump(subject), plain
     return None
 
 
+def _local_names(tree: ast.AST) -> set[str]:
+    """Every name a function of the file binds: its parameters and what it assigns."""
+    found = set()
+    for function in ast.walk(tree):
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            found |= {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+            found |= {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    return found
+
+
 def flag_polarity(tree: ast.AST) -> int:
-    """Flags (``self.x``) tested one way everywhere but once."""
+    """Flags (``self.x``, a global name) tested one way everywhere but once."""
     groups: dict[str, list[bool]] = collections.defaultdict(list)
-    tests = list(_tests(tree))
+    tests, local = list(_tests(tree)), _local_names(tree)
     negated = {id(t.operand) for t in tests if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not)}
     for test in tests:
-        if id(test) not in negated and (found := _flag(test)):  # ``not self.x`` counts once, as itself
+        if id(test) not in negated and (found := _flag(test, local)):  # ``not self.x`` counts once, as itself
             groups[found[0]].append(found[1])
     return odd_ones(groups)
 

@@ -77,3 +77,12 @@ def test_conditional_twins_compare_an_expression_with_a_statement():
             "            no.append(x)\n")
     assert _count(conditional_twins_apart, text) == 0
     assert _count(conditional_twins_apart, text.replace("if ok(x):", "if not ok(x):")) == 1
+
+
+def test_a_global_name_no_function_binds_is_a_flag_and_a_bound_one_is_not():
+    checks = "def f():\n    if __debug__:\n        g()\n\ndef h():\n    if __debug__:\n        g()\n\n" \
+             "def k():\n    if not __debug__:\n        g()\n"
+    assert _count(flag_polarity, checks) == 2
+    assert _count(flag_polarity, checks.replace("if not __debug__", "if __debug__")) == 0
+    bound = checks.replace("def k():", "def k(__debug__):")
+    assert _count(flag_polarity, bound) == 0  # a parameter of one function is that function's own value

@@ -71,6 +71,7 @@ from bench.mutate.lint_slips import (
     settled_tests,
 )
 from bench.mutate.known_order import crossed_parameters, swapped_known_order
+from bench.mutate.lone_forms import chain_polarity, guards_the_twin_keeps, unguarded_optionals
 from bench.mutate.kinds import dead_final_stores, functions, misused_kinds, number_of, own_nodes
 
 
@@ -298,7 +299,10 @@ _NAMED = (("a test that contradicts its block", blocks_against_their_test),
           ("parentheses that change nothing", nested_same_boolean),
           ("a value computed last and never read", dead_final_stores),
           ("an index past what the function returns", index_past_returned_tuple),
-          ("a bound no other comparison of the file uses", odd_literals))
+          ("a bound no other comparison of the file uses", odd_literals),
+          ("a value that defaults to None, used unguarded", unguarded_optionals),
+          ("a guard its twin branch keeps", guards_the_twin_keeps),
+          ("a test of a chain negated once", chain_polarity))
 
 # One operand against its habit: asked last, after the named rules and the habits of two operands above.
 _OPERAND_HABITS = (("a flag tested against its habit", flag_polarity),

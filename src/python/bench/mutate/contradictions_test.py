@@ -366,6 +366,16 @@ READING_SLIPS = [  # (reading, the file, the original text, the mutant text, the
      'tags[0]', 'tags[1]', 'an index past a non-empty guard'),
     ('M', 'def ends_with_whitespace(it):\n    return len(it) > 0 and isinstance(it[-1], Whitespace)\n',
      'it[-1]', 'it[-2]', 'an index past a non-empty guard'),
+    ('S', 'def clamp(value, floor=None, ceil=None):\n    if floor is not None and value < floor:\n        value = floor\n    elif ceil is not None and value > ceil:\n        value = ceil\n    return value\n',
+     'elif ceil is not None and value', 'elif value', 'a value that defaults to None, used unguarded'),
+    ('S', 'class From:\n    def __init__(self, name, module, real_name=None):\n        self.real_name = real_name or name\n        super().__init__(name, module + self.real_name)\n',
+     'real_name or name', 'real_name', 'a value that defaults to None, used unguarded'),
+    ('S', 'def check(self, bound):\n    if bound.low is not None and bound.value < bound.low:\n        return 1\n    elif bound.high is not None and bound.value > bound.high:\n        return 2\n    return 0\n',
+     'elif bound.high is not None and bound', 'elif bound', 'a guard its twin branch keeps'),
+    ('S', 'def join(dest, colls):\n    if isinstance(dest, str):\n        return "".join(colls)\n    elif isinstance(dest, dict):\n        return merge(colls)\n    elif isinstance(dest, list):\n        return flatten(colls)\n    raise TypeError(dest)\n',
+     'elif isinstance(dest, list)', 'elif not isinstance(dest, list)', 'a test of a chain negated once'),
+    ('S', 'class Arg:\n    def __init__(self, nargs):\n        if __debug__:\n            check_count(nargs)\n\n    def more(self, default):\n        if __debug__:\n            check_default(default)\n\n    def last(self, name):\n        if __debug__:\n            check_name(name)\n',
+     'if __debug__:\n            check_default', 'if not __debug__:\n            check_default', 'a flag tested against its habit'),
 ]
 
 
