@@ -71,7 +71,14 @@ from bench.mutate.lint_slips import (
     settled_tests,
 )
 from bench.mutate.known_order import crossed_parameters, swapped_known_order
-from bench.mutate.lone_forms import chain_polarity, guards_the_twin_keeps, unguarded_optionals
+from bench.mutate.lone_forms import (
+    cancelling_clauses,
+    chain_polarity,
+    exits_when_present_then_reads,
+    guards_the_twin_keeps,
+    sentinels_passed_on,
+    unguarded_optionals,
+)
 from bench.mutate.kinds import dead_final_stores, functions, misused_kinds, number_of, own_nodes
 
 
@@ -302,7 +309,10 @@ _NAMED = (("a test that contradicts its block", blocks_against_their_test),
           ("a bound no other comparison of the file uses", odd_literals),
           ("a value that defaults to None, used unguarded", unguarded_optionals),
           ("a guard its twin branch keeps", guards_the_twin_keeps),
-          ("a test of a chain negated once", chain_polarity))
+          ("a test of a chain negated once", chain_polarity),
+          ("a clause that cancels itself", cancelling_clauses),
+          ("a sentinel passed on where its test finds it", sentinels_passed_on),
+          ("an exit when the value is there, then reading it", exits_when_present_then_reads))
 
 # One operand against its habit: asked last, after the named rules and the habits of two operands above.
 _OPERAND_HABITS = (("a flag tested against its habit", flag_polarity),

@@ -376,6 +376,16 @@ READING_SLIPS = [  # (reading, the file, the original text, the mutant text, the
      'elif isinstance(dest, list)', 'elif not isinstance(dest, list)', 'a test of a chain negated once'),
     ('S', 'class Arg:\n    def __init__(self, nargs):\n        if __debug__:\n            check_count(nargs)\n\n    def more(self, default):\n        if __debug__:\n            check_default(default)\n\n    def last(self, name):\n        if __debug__:\n            check_name(name)\n',
      'if __debug__:\n            check_default', 'if not __debug__:\n            check_default', 'a flag tested against its habit'),
+    ('T', 'def colons(align, width):\n    assert width != 0\n    if align in ["right", "decimal"]:\n        return "-" * (width - 1) + ":"\n    elif align == "center":\n        return ":" + "-" * (width - 2) + ":"\n    elif align == "left":\n        return ":" + "-" * (width - 1)\n    else:\n        return "-" * width\n',
+     'elif align == "left"', 'elif align != "left"', 'a test of a chain negated once'),
+    ('T', 'def replace(self, idx, last, value):\n    has_ws = ends(value)\n    next_ws = idx < last and blank(self.body[idx + 1])\n    if (idx < last or value.body) and not (next_ws or has_ws):\n        value.append(None)\n',
+     ' and blank(self.body[idx + 1])', '', 'a clause that cancels itself'),
+    ('T', 'def partition(n, seq, pad=no_pad):\n    assert n is not None\n    args = [iter(seq)] * n\n    if pad is no_pad:\n        return zip(*args)\n    else:\n        return zip_longest(*args, fillvalue=pad)\n',
+     'pad is no_pad', 'pad is not no_pad', 'a sentinel passed on where its test finds it'),
+    ('T', 'class NoSuchOption:\n    def format_message(self):\n        if not self.possibilities:\n            return self.message\n        text = ", ".join(sorted(self.possibilities))\n        return self.message + text\n',
+     'if not self.possibilities', 'if self.possibilities', 'an exit when the value is there, then reading it'),
+    ('T', 'class Parameter:\n    def value_is_missing(self, value):\n        if value is None:\n            return True\n        if (self.nargs != 1 or self.multiple) and value == ():\n            return True\n        return False\n',
+     ' or self.multiple)', ')', 'parentheses holding one operand'),
 ]
 
 

@@ -1,4 +1,4 @@
-"""Forms a mutant leaves standing alone: what reading S found after every earlier rule had passed the mutant.
+"""Forms a mutant leaves standing alone: what readings S and T found after every earlier rule had passed the mutant.
 
 Each is counted on the file before and after the mutation (:mod:`bench.mutate.anomalies` compares the counts):
 
@@ -11,9 +11,18 @@ Each is counted on the file before and after the mutation (:mod:`bench.mutate.an
   comparison>`` and another is the bare comparison;
 * **a test of a chain negated once** — ``elif not isinstance(dest, Iterable):`` in a chain of four plain
   ``isinstance(dest, …)`` tests: the same predicate tested the other way in one branch of its chain;
+* **a test of a chain compared the other way once** — ``elif align != "left":`` among ``align == "center"`` and
+  ``align in [...]`` branches;
+* **a clause that cancels itself** — ``next_ws = idx < last`` and then ``if (idx < last or replace_has_ws) and
+  not (next_ws or has_ws):``;
+* **a sentinel passed on where its test finds it** — ``if pad is not no_pad: return zip(*args)`` and ``else:
+  return zip_longest(*args, fillvalue=pad)``;
+* **an exit when the value is there, then reading it** — ``if self.possibilities: return self.message`` followed
+  by ``sorted(self.possibilities)``;
 * **parentheses holding one operand** — ``and (`` opening a group over three lines that holds a single call:
   what dropping one side of ``a(left) or a(right)`` leaves behind (read from the text, since the tree keeps no
-  parentheses).
+  parentheses); and a single comparison in parentheses beside ``and``/``or`` (``if (self.nargs != 1) and value
+  == ():``, where ``or self.multiple`` was dropped from the group).
 """
 
 from __future__ import annotations
@@ -23,11 +32,10 @@ import io
 import keyword
 import tokenize
 
-from bench.mutate.habits import odd_ones
 from bench.mutate.kinds import functions, own_nodes
 
 _ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
-_SINGLE = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)
+_SINGLE = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Compare)
 
 
 def _none_defaults(function: ast.AST) -> set[str]:
@@ -143,8 +151,15 @@ def guards_the_twin_keeps(tree: ast.AST) -> int:
     return count
 
 
+_POSITIVE = (ast.Eq, ast.In, ast.Is)
+_NEGATIVE = (ast.NotEq, ast.NotIn, ast.IsNot)
+
+
 def _predicate(test: ast.AST) -> tuple[str, bool] | None:
-    """(the callee, tested plainly?) of ``f(…)`` / ``not f(…)``."""
+    """(the callee, tested plainly?) of ``f(…)`` / ``not f(…)``; (the subject, equal?) of ``x == v`` / ``x != v``
+    (``in`` and ``is`` alike)."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], _POSITIVE + _NEGATIVE):
+        return "compare:" + ast.dump(test.left), isinstance(test.ops[0], _POSITIVE)
     plain = not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not))
     call = test if plain else test.operand
     if isinstance(call, ast.Call) and isinstance(call.func, (ast.Name, ast.Attribute)):
@@ -153,34 +168,42 @@ def _predicate(test: ast.AST) -> tuple[str, bool] | None:
 
 
 def chain_polarity(tree: ast.AST) -> int:
-    """Predicates an ``if``/``elif`` chain calls one way in every branch but one."""
+    """Predicates an ``if``/``elif`` chain calls one way in every branch but one, and subjects it compares with
+    ``==`` (``in``) in every branch but one."""
     groups: dict[tuple, list[bool]] = {}
     for number, tests in enumerate(_chains(tree)):
         for found in filter(None, map(_predicate, tests)):
             groups.setdefault((number, found[0]), []).append(found[1])
-    return odd_ones(groups)
+    return sum(1 for uses in groups.values() if 1 == min(uses.count(True), uses.count(False)) < max(
+        uses.count(True), uses.count(False)))  # one branch against at least two: a pair is no habit yet
 
 
 def lone_groups(source: str) -> int:
-    """Parentheses over several lines that group a single name, attribute, call or subscript (``and (``, a newline,
-    ``check(left)``, a newline, ``)``): not a call's, a subscript's or a tuple's."""
+    """Parentheses that group a single name, attribute, call, subscript or comparison over several lines (``and
+    (``, a newline, ``check(left)``, a newline, ``)``) or beside ``and``/``or``/``not``/``if`` (``if (n != 1) and
+    v == ():``): not a call's, a subscript's or a tuple's."""
     try:
         tokens = [t for t in tokenize.generate_tokens(io.StringIO(source).readline)
                   if t.type not in (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)]
     except (tokenize.TokenError, SyntaxError):
         return 0
     lines = source.splitlines(keepends=True)
-    count, stack, previous = 0, [], None
-    for token in tokens:
+    count, stack = 0, []
+    for index, token in enumerate(tokens):
+        previous = tokens[index - 1] if index else None
         if token.type == tokenize.OP and token.string in "([{":
             opens_group = token.string == "(" and not _ends_an_operand(previous)
-            stack.append((opens_group, token.end))
+            stack.append((opens_group, token.end, _is_boolean(previous)))
         elif token.type == tokenize.OP and token.string in ")]}" and stack:
-            opens_group, start = stack.pop()
-            if opens_group and start[0] != token.start[0]:
+            opens_group, start, after_boolean = stack.pop()
+            following = tokens[index + 1] if index + 1 < len(tokens) else None
+            if opens_group and (start[0] != token.start[0] or after_boolean or _is_boolean(following, ("and", "or"))):
                 count += _holds_one_operand(_between(lines, start, token.start))
-        previous = token
     return count
+
+
+def _is_boolean(token, words=("and", "or", "not", "if", "elif", "while")) -> bool:
+    return token is not None and token.type == tokenize.NAME and token.string in words
 
 
 def _ends_an_operand(token) -> bool:
@@ -207,3 +230,91 @@ def _holds_one_operand(inner: str) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         node = node.operand
     return isinstance(node, _SINGLE)
+
+
+def cancelling_clauses(tree: ast.AST) -> int:
+    """``(idx < last or …) and not (next_ws or …)`` where the function's one assignment of ``next_ws`` is ``idx <
+    last``: a test holding a clause and a name that holds that very clause, so one part settles the other."""
+    count = 0
+    for function in functions(tree):
+        nodes = list(own_nodes(function))
+        values: dict[str, list[str]] = {}
+        for node in nodes:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                values.setdefault(node.targets[0].id, []).append(
+                    ast.dump(node.value) if isinstance(node.value, (ast.Compare, ast.BoolOp, ast.Call)) else "")
+        for node in nodes:
+            if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)) and isinstance(node.test, ast.BoolOp):
+                parts = list(ast.walk(node.test))
+                clauses = {ast.dump(part) for part in parts}
+                names = {part.id for part in parts if isinstance(part, ast.Name)}
+                count += sum(1 for name in names if len(held := values.get(name, [])) == 1 and held[0] in clauses)
+    return count
+
+
+def _sentinel_test(test: ast.AST) -> tuple[str, bool] | None:
+    """(the subject, is it the sentinel in the body?) of ``x is S`` / ``x is not S`` for a named sentinel (not
+    None, True or False)."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
+            and isinstance(test.left, ast.Name) and isinstance(test.comparators[0], ast.Name):
+        return test.left.id, isinstance(test.ops[0], ast.Is)
+    return None
+
+
+def _passes_on(block: list, name: str) -> bool:
+    """Whether the block hands ``name`` to a call as an argument."""
+    return any(isinstance(node, ast.Call) and any(_is_name(a, {name}) for a in node.args)
+               or isinstance(node, ast.keyword) and _is_name(node.value, {name})
+               for statement in block for node in ast.walk(statement))
+
+
+def sentinels_passed_on(tree: ast.AST) -> int:
+    """``if pad is not no_pad: … else: zip_longest(*args, fillvalue=pad)``: the branch in which the value is the
+    marker for "not given" hands it on as if it were a value."""
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and (test := _sentinel_test(node.test)):
+            count += _passes_on(node.body if test[1] else node.orelse, test[0])
+    return count
+
+
+_COLLECTION_READERS = frozenset({"sorted", "len", "list", "tuple", "set", "iter", "max", "min", "sum", "enumerate",
+                                 "next", "reversed", "join"})
+
+
+def _reads_as_collection(node: ast.AST, subject: str) -> bool:
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Call):
+            callee = inner.func.attr if isinstance(inner.func, ast.Attribute) else getattr(inner.func, "id", "")
+            if callee in _COLLECTION_READERS and any(ast.unparse(a) == subject for a in inner.args):
+                return True
+        if isinstance(inner, (ast.For, ast.comprehension)) and ast.unparse(inner.iter) == subject:
+            return True
+        if isinstance(inner, ast.Subscript) and ast.unparse(inner.value) == subject:
+            return True
+    return False
+
+
+def exits_when_present_then_reads(tree: ast.AST) -> int:
+    """``if self.possibilities: return self.message`` followed by ``sorted(self.possibilities)``: the function
+    leaves when the value is there and then reads it as a collection, before anything assigns it."""
+    count = 0
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            for index, statement in enumerate(block[:-1]):
+                if isinstance(statement, ast.If) and isinstance(statement.test, (ast.Name, ast.Attribute)) \
+                        and not statement.orelse and isinstance(statement.body[-1], (ast.Return, ast.Raise)):
+                    count += _read_before_assigned(block[index + 1:index + 4], ast.unparse(statement.test))
+    return count
+
+
+def _read_before_assigned(block: list, subject: str) -> bool:
+    for statement in block:
+        if any(ast.unparse(n) == subject for n in ast.walk(statement) if isinstance(getattr(n, "ctx", None), ast.Store)):
+            return False
+        if _reads_as_collection(statement, subject):
+            return True
+    return False
