@@ -41,7 +41,7 @@ import collections
 
 from bench.mutate.contradictions import added_contradiction
 from bench.mutate.guards import blocks_of, compares_as_data, dereferences
-from bench.mutate.lone_forms import lone_groups
+from bench.mutate.parentheses import lone_groups
 from bench.mutate.unread import unread_names
 
 _TRANSPARENT = {("Try", "body"), ("TryStar", "body"), ("Try", "finalbody"), ("TryStar", "finalbody"),

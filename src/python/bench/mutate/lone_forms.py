@@ -18,24 +18,18 @@ Each is counted on the file before and after the mutation (:mod:`bench.mutate.an
 * **a sentinel passed on where its test finds it** — ``if pad is not no_pad: return zip(*args)`` and ``else:
   return zip_longest(*args, fillvalue=pad)``;
 * **an exit when the value is there, then reading it** — ``if self.possibilities: return self.message`` followed
-  by ``sorted(self.possibilities)``;
-* **parentheses holding one operand** — ``and (`` opening a group over three lines that holds a single call:
-  what dropping one side of ``a(left) or a(right)`` leaves behind (read from the text, since the tree keeps no
-  parentheses); and a single comparison in parentheses beside ``and``/``or`` (``if (self.nargs != 1) and value
-  == ():``, where ``or self.multiple`` was dropped from the group).
+  by ``sorted(self.possibilities)``.
+
+Parentheses left holding one operand are read from the text (:mod:`bench.mutate.parentheses`).
 """
 
 from __future__ import annotations
 
 import ast
-import io
-import keyword
-import tokenize
 
 from bench.mutate.kinds import functions, own_nodes
 
 _ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
-_SINGLE = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Compare)
 
 
 def _none_defaults(function: ast.AST) -> set[str]:
@@ -176,60 +170,6 @@ def chain_polarity(tree: ast.AST) -> int:
             groups.setdefault((number, found[0]), []).append(found[1])
     return sum(1 for uses in groups.values() if 1 == min(uses.count(True), uses.count(False)) < max(
         uses.count(True), uses.count(False)))  # one branch against at least two: a pair is no habit yet
-
-
-def lone_groups(source: str) -> int:
-    """Parentheses that group a single name, attribute, call, subscript or comparison over several lines (``and
-    (``, a newline, ``check(left)``, a newline, ``)``) or beside ``and``/``or``/``not``/``if`` (``if (n != 1) and
-    v == ():``): not a call's, a subscript's or a tuple's."""
-    try:
-        tokens = [t for t in tokenize.generate_tokens(io.StringIO(source).readline)
-                  if t.type not in (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)]
-    except (tokenize.TokenError, SyntaxError):
-        return 0
-    lines = source.splitlines(keepends=True)
-    count, stack = 0, []
-    for index, token in enumerate(tokens):
-        previous = tokens[index - 1] if index else None
-        if token.type == tokenize.OP and token.string in "([{":
-            opens_group = token.string == "(" and not _ends_an_operand(previous)
-            stack.append((opens_group, token.end, _is_boolean(previous)))
-        elif token.type == tokenize.OP and token.string in ")]}" and stack:
-            opens_group, start, after_boolean = stack.pop()
-            following = tokens[index + 1] if index + 1 < len(tokens) else None
-            if opens_group and (start[0] != token.start[0] or after_boolean or _is_boolean(following, ("and", "or"))):
-                count += _holds_one_operand(_between(lines, start, token.start))
-    return count
-
-
-def _is_boolean(token, words=("and", "or", "not", "if", "elif", "while")) -> bool:
-    return token is not None and token.type == tokenize.NAME and token.string in words
-
-
-def _ends_an_operand(token) -> bool:
-    """Whether a ``(`` after ``token`` calls or subscripts what comes before it."""
-    if token is None:
-        return False
-    if token.type == tokenize.NAME:
-        return not keyword.iskeyword(token.string)
-    return token.type == tokenize.STRING or token.type == tokenize.OP and token.string in ")]}"
-
-
-def _between(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> str:
-    (row, col), (last, stop) = start, end
-    if row == last:
-        return lines[row - 1][col:stop]
-    return lines[row - 1][col:] + "".join(lines[row:last - 1]) + lines[last - 1][:stop]
-
-
-def _holds_one_operand(inner: str) -> bool:
-    try:
-        node = ast.parse("(" + inner + ")", mode="eval").body
-    except SyntaxError:
-        return False
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        node = node.operand
-    return isinstance(node, _SINGLE)
 
 
 def cancelling_clauses(tree: ast.AST) -> int:

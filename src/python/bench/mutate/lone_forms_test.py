@@ -5,7 +5,6 @@ from bench.mutate.lone_forms import (
     chain_polarity,
     exits_when_present_then_reads,
     guards_the_twin_keeps,
-    lone_groups,
     sentinels_passed_on,
     unguarded_optionals,
 )
@@ -58,17 +57,6 @@ def test_a_predicate_negated_in_one_branch_of_its_chain_is_counted():
     assert _count(chain_polarity, separate) == 0  # three chains of one test each
 
 
-def test_parentheses_over_lines_holding_one_call_are_counted_and_calls_tuples_and_groups_are_not():
-    both = "if (\n        ok(op) and (\n            check(left) or\n            check(right)\n        )\n):\n    f()\n"
-    assert lone_groups(both) == 0
-    assert lone_groups(both.replace("check(left) or\n", "check(left)\n").replace("check(right)\n", "")) == 1
-    assert lone_groups("x = f(\n    a,\n)\ny = (\n    a,\n)\nz = d[\n    k\n]\n") == 0
-    assert lone_groups("x = (\n    'two '\n    'strings'\n)\n") == 0
-    assert lone_groups("x = (\n    not done\n)\nif (a):\n    f()\n") == 2  # over lines, and beside ``if``
-    assert lone_groups("x = (a)\n") == 0  # one line, beside no boolean keyword
-    assert lone_groups("x = (\n") == 0  # text that does not tokenize counts nothing
-
-
 def test_a_subject_compared_the_other_way_in_one_branch_of_its_chain_is_counted():
     chain = ('def colons(align, width):\n    if align in ["right", "decimal"]:\n        return 1\n'
              '    elif align == "center":\n        return 2\n    elif align == "left":\n        return 3\n    return 0\n')
@@ -101,10 +89,3 @@ def test_leaving_when_the_value_is_there_then_reading_it_is_counted():
     assert _count(exits_when_present_then_reads, flipped) == 1
     memo = "def get(self):\n    if self.cache:\n        return self.cache\n    self.cache = load()\n    return list(self.cache)\n"
     assert _count(exits_when_present_then_reads, memo) == 0  # assigned again before it is read
-
-
-def test_one_comparison_in_parentheses_beside_and_or_is_counted():
-    group = "def missing(self, value):\n    if (self.nargs != 1 or self.multiple) and value == ():\n        return True\n"
-    assert lone_groups(group) == 0
-    assert lone_groups(group.replace(" or self.multiple", "")) == 1
-    assert lone_groups("x = (a == b)\ny = (a != 1) + bool(m)\n") == 0  # an assignment's or arithmetic's parentheses
