@@ -242,8 +242,10 @@ def _signatures(tree: ast.AST) -> dict[str, list[str]]:
 
 
 def arguments_against_signature(tree: ast.AST) -> int:
-    """Calls of a function or class of this file whose positional arguments are names of its own parameters,
-    passed in another order (``_FixupStream(readable, stream)`` for ``__init__(self, stream, readable)``)."""
+    """Calls of a function or class of this file whose positional arguments named like its own parameters come in
+    another order (``_FixupStream(readable, stream)`` for ``__init__(self, stream, readable)``; ``_group(tlist,
+    sql.Identifier, match, valid_prev, post, valid_next)`` for ``_group(tlist, cls, match, valid_prev, valid_next,
+    post)``)."""
     signatures = _signatures(tree)
     count = 0
     for node in ast.walk(tree):
@@ -252,9 +254,8 @@ def arguments_against_signature(tree: ast.AST) -> int:
         callee = node.func.id if isinstance(node.func, ast.Name) else node.func.attr \
             if isinstance(node.func, ast.Attribute) else ""
         params = signatures.get(callee, [])
-        names = [a.id for a in node.args if isinstance(a, ast.Name)]
-        if len(names) == len(node.args) and len(set(names)) == len(names) and set(names) <= set(params) \
-                and names != sorted(names, key=params.index):
+        names = [a.id for a in node.args if isinstance(a, ast.Name) and a.id in params]  # ``cls``, ``sql.X`` aside
+        if len(names) >= 2 and len(set(names)) == len(names) and names != sorted(names, key=params.index):
             count += 1
     return count
 

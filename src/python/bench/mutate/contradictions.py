@@ -70,6 +70,12 @@ from bench.mutate.lint_slips import (
     self_fed_values,
     settled_tests,
 )
+from bench.mutate.dead_forms import (
+    options_never_read,
+    settled_branches,
+    type_tests_after_reads,
+    unfilled_placeholders,
+)
 from bench.mutate.known_order import crossed_parameters, swapped_known_order
 from bench.mutate.lone_forms import (
     cancelling_clauses,
@@ -312,7 +318,11 @@ _NAMED = (("a test that contradicts its block", blocks_against_their_test),
           ("a test of a chain negated once", chain_polarity),
           ("a clause that cancels itself", cancelling_clauses),
           ("a sentinel passed on where its test finds it", sentinels_passed_on),
-          ("an exit when the value is there, then reading it", exits_when_present_then_reads))
+          ("an exit when the value is there, then reading it", exits_when_present_then_reads),
+          ("a placeholder that is never filled", unfilled_placeholders),
+          ("an option stored and never read", options_never_read),
+          ("a type test after the read that needs the type", type_tests_after_reads),
+          ("a branch an earlier bare test settles", settled_branches))
 
 # One operand against its habit: asked last, after the named rules and the habits of two operands above.
 _OPERAND_HABITS = (("a flag tested against its habit", flag_polarity),

@@ -386,6 +386,18 @@ READING_SLIPS = [  # (reading, the file, the original text, the mutant text, the
      'if not self.possibilities', 'if self.possibilities', 'an exit when the value is there, then reading it'),
     ('T', 'class Parameter:\n    def value_is_missing(self, value):\n        if value is None:\n            return True\n        if (self.nargs != 1 or self.multiple) and value == ():\n            return True\n        return False\n',
      ' or self.multiple)', ')', 'parentheses holding one operand'),
+    ('U', 'def to_group(self, field, group):\n    n = 1\n    assert field not in self.taken\n    while group in self.taken:\n        n += 1\n        if "." in field:\n            group = field.replace(".", "_" * n)\n        elif "_" in field:\n            group = field.replace("_", "_" * n)\n        elif "-" in field:\n            group = field.replace("-", "_" * n)\n        else:\n            raise KeyError(field)\n    return group\n',
+     'elif "_" in field', 'elif "_" not in field', 'a test of a chain negated once'),
+    ('U', 'def group_arrays(tlist, match):\n    def valid_prev(t):\n        return t.ok\n\n    def valid_next(t):\n        return t.ok\n\n    def post(t):\n        return t.ok\n\n    _group(tlist, sql.Identifier, match, valid_prev, valid_next, post, extend=True)\n\n\ndef _group(tlist, cls, match, valid_prev, valid_next, post, extend=True):\n    return cls(tlist, match, extend)\n',
+     'valid_prev, valid_next, post, extend', 'valid_prev, post, valid_next, extend', "arguments against the callee's own signature"),
+    ('U', 'def match(match_expr):\n    prefix = match_expr[:2]\n    if prefix in (">=", "<="):\n        return 1\n    elif prefix and prefix[0] in (">", "<"):\n        return 2\n    elif match_expr and match_expr[0] in "0123456789":\n        return 3\n    return 0\n',
+     'prefix and prefix[0] in (">", "<")', 'prefix', 'a branch an earlier bare test settles'),
+    ('U', 'def visit(self, node):\n    for keyword in node.options:\n        self.write(f"context.eval_ctx.{keyword.key} = ")\n        self.visit(keyword.value)\n',
+     'self.write(f"', 'self.write("', 'a placeholder that is never filled'),
+    ('U', 'class Complement:\n    def __eq__(self, other):\n        return (type(self) is type(other) and other._included == self._included or type(other) in (set, frozenset) and self._included == other)\n',
+     'type(self) is type(other) and ', '', 'a type test after the read that needs the type'),
+    ('U', 'class Integer:\n    def __init__(self, strict=False):\n        self.strict = strict\n\n    def check(self, value):\n        if self.strict and not isinstance(value, int):\n            raise TypeError(value)\n        return int(value)\n',
+     'self.strict and ', '', 'an option stored and never read'),
 ]
 
 

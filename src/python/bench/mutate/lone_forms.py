@@ -12,7 +12,7 @@ Each is counted on the file before and after the mutation (:mod:`bench.mutate.an
 * **a test of a chain negated once** — ``elif not isinstance(dest, Iterable):`` in a chain of four plain
   ``isinstance(dest, …)`` tests: the same predicate tested the other way in one branch of its chain;
 * **a test of a chain compared the other way once** — ``elif align != "left":`` among ``align == "center"`` and
-  ``align in [...]`` branches;
+  ``align in [...]`` branches; ``elif "_" not in field:`` between ``"." in field`` and ``"-" in field``;
 * **a clause that cancels itself** — ``next_ws = idx < last`` and then ``if (idx < last or replace_has_ws) and
   not (next_ws or has_ws):``;
 * **a sentinel passed on where its test finds it** — ``if pad is not no_pad: return zip(*args)`` and ``else:
@@ -104,7 +104,7 @@ def _copies(nodes: list, loose: set[str]) -> set[str]:
     return {key for key in copied if sum(_key(t) == key for t, _ in stores) == 1}
 
 
-def _chains(tree: ast.AST):
+def chains(tree: ast.AST):
     """The tests of every ``if``/``elif`` chain, in order."""
     inner = set()
     for node in ast.walk(tree):
@@ -136,7 +136,7 @@ def guards_the_twin_keeps(tree: ast.AST) -> int:
     """Bare comparisons in an ``if``/``elif`` chain whose other branches guard the same kind of comparison with
     ``x is not None and …``."""
     count = 0
-    for tests in _chains(tree):
+    for tests in chains(tree):
         guarded = [c for c in map(_guarded_comparison, tests) if c is not None]
         if guarded:
             shapes = {tuple(type(op) in _ORDERINGS for op in c.ops) for c in guarded}
@@ -149,24 +149,29 @@ _POSITIVE = (ast.Eq, ast.In, ast.Is)
 _NEGATIVE = (ast.NotEq, ast.NotIn, ast.IsNot)
 
 
-def _predicate(test: ast.AST) -> tuple[str, bool] | None:
+def _predicates(test: ast.AST) -> list[tuple[str, bool]]:
     """(the callee, tested plainly?) of ``f(…)`` / ``not f(…)``; (the subject, equal?) of ``x == v`` / ``x != v``
-    (``in`` and ``is`` alike)."""
+    (``is`` alike), and of both sides of ``x in xs`` / ``x not in xs`` (``"_" in field`` beside ``"." in
+    field``)."""
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], _POSITIVE + _NEGATIVE):
-        return "compare:" + ast.dump(test.left), isinstance(test.ops[0], _POSITIVE)
+        plain = isinstance(test.ops[0], _POSITIVE)
+        found = [("compare:" + ast.dump(test.left), plain)]
+        if isinstance(test.ops[0], (ast.In, ast.NotIn)):
+            found.append(("container:" + ast.dump(test.comparators[0]), plain))
+        return found
     plain = not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not))
     call = test if plain else test.operand
     if isinstance(call, ast.Call) and isinstance(call.func, (ast.Name, ast.Attribute)):
-        return ast.dump(call.func), plain
-    return None
+        return [(ast.dump(call.func), plain)]
+    return []
 
 
 def chain_polarity(tree: ast.AST) -> int:
     """Predicates an ``if``/``elif`` chain calls one way in every branch but one, and subjects it compares with
     ``==`` (``in``) in every branch but one."""
     groups: dict[tuple, list[bool]] = {}
-    for number, tests in enumerate(_chains(tree)):
-        for found in filter(None, map(_predicate, tests)):
+    for number, tests in enumerate(chains(tree)):
+        for found in (pair for test in tests for pair in _predicates(test)):
             groups.setdefault((number, found[0]), []).append(found[1])
     return sum(1 for uses in groups.values() if 1 == min(uses.count(True), uses.count(False)) < max(
         uses.count(True), uses.count(False)))  # one branch against at least two: a pair is no habit yet

@@ -1,0 +1,41 @@
+import ast
+
+from bench.mutate.dead_forms import options_never_read, settled_branches, type_tests_after_reads, unfilled_placeholders
+
+
+def _count(rule, text: str) -> int:
+    return rule(ast.parse(text))
+
+
+def test_a_placeholder_string_without_its_f_prefix_is_counted_and_templates_are_not():
+    written = 'def visit(self, keyword):\n    self.write(f"context.eval_ctx.{keyword.key} = ")\n'
+    assert _count(unfilled_placeholders, written) == 0
+    assert _count(unfilled_placeholders, written.replace('(f"', '("')) == 1
+    templates = ('def show(name, value):\n    a = "{name}: {value}".format(name=name, value=value)\n'
+                 '    b = _("{name}").format(name=name)\n    c = "%s {name}" % value\n'
+                 '    d = {"k": "{name}"}\n    return a, b, c, d, "{unknown}"\n')
+    assert _count(unfilled_placeholders, templates) == 0  # formatted, kept as templates, or naming nothing bound
+
+
+def test_an_option_stored_from_its_parameter_and_never_read_is_counted():
+    fine = ("class Integer:\n    def __init__(self, strict=False):\n        self.strict = strict\n\n"
+            "    def check(self, value):\n        if self.strict and not isinstance(value, int):\n            raise TypeError\n")
+    assert _count(options_never_read, fine) == 0
+    assert _count(options_never_read, fine.replace("self.strict and ", "")) == 1
+    by_name = fine.replace("self.strict and ", "").replace("raise TypeError", "raise TypeError(getattr(self, 'strict'))")
+    assert _count(options_never_read, by_name) == 0  # read by its name
+
+
+def test_a_type_test_after_the_read_that_needs_the_type_is_counted():
+    fine = ("def eq(self, other):\n    return (type(self) is type(other) and other._included == self._included"
+            " or type(other) in (set, frozenset) and self._included == other)\n")
+    assert _count(type_tests_after_reads, fine) == 0
+    assert _count(type_tests_after_reads, fine.replace("type(self) is type(other) and ", "")) == 1
+
+
+def test_a_bare_test_of_a_leading_slice_settles_a_later_branch_that_needs_the_whole():
+    fine = ('def match(match_expr):\n    prefix = match_expr[:2]\n    if prefix in (">=", "<="):\n        return 1\n'
+            '    elif prefix and prefix[0] in (">", "<"):\n        return 2\n'
+            '    elif match_expr and match_expr[0] in "0123456789":\n        return 3\n    return 0\n')
+    assert _count(settled_branches, fine) == 0
+    assert _count(settled_branches, fine.replace('prefix and prefix[0] in (">", "<")', "prefix")) == 1
