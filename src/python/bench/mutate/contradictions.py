@@ -71,6 +71,8 @@ from bench.mutate.lint_slips import (
     settled_tests,
 )
 from bench.mutate.dead_forms import (
+    defaults_rejected,
+    flags_tested_for_type,
     options_never_read,
     settled_branches,
     type_tests_after_reads,
@@ -322,7 +324,9 @@ _NAMED = (("a test that contradicts its block", blocks_against_their_test),
           ("a placeholder that is never filled", unfilled_placeholders),
           ("an option stored and never read", options_never_read),
           ("a type test after the read that needs the type", type_tests_after_reads),
-          ("a branch an earlier bare test settles", settled_branches))
+          ("a branch an earlier bare test settles", settled_branches),
+          ("a parameter's own default rejected", defaults_rejected),
+          ("a flag tested for a type", flags_tested_for_type))
 
 # One operand against its habit: asked last, after the named rules and the habits of two operands above.
 _OPERAND_HABITS = (("a flag tested against its habit", flag_polarity),

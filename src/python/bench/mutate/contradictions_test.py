@@ -398,6 +398,12 @@ READING_SLIPS = [  # (reading, the file, the original text, the mutant text, the
      'type(self) is type(other) and ', '', 'a type test after the read that needs the type'),
     ('U', 'class Integer:\n    def __init__(self, strict=False):\n        self.strict = strict\n\n    def check(self, value):\n        if self.strict and not isinstance(value, int):\n            raise TypeError(value)\n        return int(value)\n',
      'self.strict and ', '', 'an option stored and never read'),
+    ('V', 'def iter_entries(root, on_error=None, follow=None):\n    if on_error is not None and not callable(on_error):\n        raise TypeError(f"on_error:{on_error!r} is not callable.")\n    return walk(root, on_error, follow)\n',
+     'on_error is not None and not callable', 'not callable', "a parameter's own default rejected"),
+    ('V', 'def _type(string, has_invisible=True, numparse=True):\n    if string is None:\n        return None\n    elif isinstance(string, bytes):\n        return bytes\n    elif numparse and is_number(string):\n        return float\n    return str\n',
+     'isinstance(string, bytes)', 'isinstance(numparse, bytes)', 'a flag tested for a type'),
+    ('V', 'def natural_list(items):\n    if len(items) == 2:\n        return f"{str(items[0])} and {str(items[1])}"\n    return ", ".join(str(i) for i in items[:-1]) + f" and {str(items[-1])}"\n',
+     '+ f" and', '+ " and', 'a placeholder that is never filled'),
 ]
 
 

@@ -5,12 +5,16 @@ counts):
 
 * **a placeholder that is never filled** — ``"context.eval_ctx.{keyword.key} = "``: a plain string holding
   ``{name}`` where ``name`` is bound in the function, neither an f-string nor formatted (``.format``,
-  ``format_map``, ``%``), what a linter reports as a missing f prefix;
+  ``format_map``, ``%``), what a linter reports as a missing f prefix (``{str(items[-1])}`` too);
 * **an option stored and never read** — ``self.strict = strict`` in ``__init__`` and no ``.strict`` read anywhere
   in the file;
 * **a type test after the read that needs the type** — ``other._included == self._included or type(other) in
   (set, frozenset) and …``: an operand reads into a value and a later operand of the same ``and``/``or`` tests
   the value's type;
+* **a parameter's own default rejected** — ``if not callable(on_error): raise TypeError(…)`` in a function whose
+  ``on_error`` defaults to None (it was ``on_error is not None and not callable(on_error)``): a test that holds
+  for the default, before a ``raise``;
+* **a flag tested for a type** — ``isinstance(numparse, bytes)`` where ``numparse`` defaults to True or False;
 * **a branch an earlier bare test settles** — ``prefix = match_expr[:2]``, then ``elif prefix:`` before ``elif
   match_expr and …`` in the same chain: a non-empty ``match_expr`` always makes ``prefix`` true, so the later
   branch can never run.
@@ -24,7 +28,7 @@ import re
 from bench.mutate.kinds import functions, own_nodes
 from bench.mutate.lone_forms import chains
 
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:[.\[][^{}]*)?(?:![rsa])?(?::[^{}]*)?\}")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:[.\[(][^{}]*)?(?:![rsa])?(?::[^{}]*)?\}")
 _FORMATTERS = frozenset({"format", "format_map"})
 
 
@@ -142,3 +146,59 @@ def _requires(test: ast.AST, name: str) -> bool:
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
         return any(isinstance(v, ast.Name) and v.id == name for v in test.values)
     return isinstance(test, ast.Name) and test.id == name
+
+
+def _defaults(function: ast.AST) -> dict[str, ast.AST]:
+    """Parameter name -> its default expression."""
+    arguments = function.args
+    positional = arguments.posonlyargs + arguments.args
+    pairs = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
+    pairs += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None]
+    return {a.arg: d for a, d in pairs}
+
+
+def _holds_for_none(test: ast.AST, name: str) -> bool | None:
+    """Whether ``test`` holds when ``name`` is None (None when that cannot be told from the test alone)."""
+    if isinstance(test, ast.Name) and test.id == name:
+        return False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _holds_for_none(test.operand, name)
+        return None if inner is None else not inner
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name) \
+            and test.left.id == name and isinstance(test.comparators[0], ast.Constant) \
+            and test.comparators[0].value is None:
+        return isinstance(test.ops[0], (ast.Is, ast.Eq))
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id in ("callable", "isinstance") \
+            and test.args and isinstance(test.args[0], ast.Name) and test.args[0].id == name:
+        admits_none = any("None" in ast.dump(kind) for kind in test.args[1:])  # isinstance(x, (int, type(None)))
+        return None if test.func.id == "isinstance" and admits_none else False
+    if isinstance(test, ast.BoolOp):
+        parts = [_holds_for_none(v, name) for v in test.values]
+        decided, undecided = (False, True) if isinstance(test.op, ast.And) else (True, False)
+        return decided if decided in parts else undecided if all(p is undecided for p in parts) else None
+    return None
+
+
+def defaults_rejected(tree: ast.AST) -> int:
+    """``if`` statements that raise on a test holding for a parameter's default None."""
+    count = 0
+    for function in functions(tree):
+        optional = [name for name, default in _defaults(function).items()
+                    if isinstance(default, ast.Constant) and default.value is None]
+        for node in own_nodes(function):
+            if isinstance(node, ast.If) and node.body and isinstance(node.body[-1], ast.Raise):
+                count += sum(1 for name in optional if _holds_for_none(node.test, name) is True)
+    return count
+
+
+def flags_tested_for_type(tree: ast.AST) -> int:
+    """``isinstance(numparse, bytes)`` where ``numparse`` defaults to True or False."""
+    count = 0
+    for function in functions(tree):
+        flags = {name for name, default in _defaults(function).items()
+                 if isinstance(default, ast.Constant) and isinstance(default.value, bool)}
+        for node in own_nodes(function):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \
+                    and len(node.args) == 2 and isinstance(node.args[0], ast.Name) and node.args[0].id in flags:
+                count += not any(isinstance(n, ast.Name) and n.id in ("bool", "int") for n in ast.walk(node.args[1]))
+    return count

@@ -1,6 +1,13 @@
 import ast
 
-from bench.mutate.dead_forms import options_never_read, settled_branches, type_tests_after_reads, unfilled_placeholders
+from bench.mutate.dead_forms import (
+    defaults_rejected,
+    flags_tested_for_type,
+    options_never_read,
+    settled_branches,
+    type_tests_after_reads,
+    unfilled_placeholders,
+)
 
 
 def _count(rule, text: str) -> int:
@@ -39,3 +46,25 @@ def test_a_bare_test_of_a_leading_slice_settles_a_later_branch_that_needs_the_wh
             '    elif match_expr and match_expr[0] in "0123456789":\n        return 3\n    return 0\n')
     assert _count(settled_branches, fine) == 0
     assert _count(settled_branches, fine.replace('prefix and prefix[0] in (">", "<")', "prefix")) == 1
+
+
+def test_a_call_in_a_placeholder_counts_like_a_name():
+    written = 'def natural(items):\n    return f"{str(items[0])}" + f" and {str(items[-1])}"\n'
+    assert _count(unfilled_placeholders, written) == 0
+    assert _count(unfilled_placeholders, written.replace('+ f"', '+ "')) == 1
+
+
+def test_a_test_that_holds_for_the_parameters_default_before_a_raise_is_counted():
+    fine = ("def walk(root, on_error=None):\n    if on_error is not None and not callable(on_error):\n"
+            "        raise TypeError(on_error)\n    return root\n")
+    assert _count(defaults_rejected, fine) == 0
+    assert _count(defaults_rejected, fine.replace("on_error is not None and not callable", "not callable")) == 1
+    unknown = "def f(x=None):\n    if not isinstance(x, (int, type(None))):\n        raise TypeError(x)\n"
+    assert _count(defaults_rejected, unknown) == 0  # the type test admits None: cannot be told
+
+
+def test_a_boolean_flag_tested_for_a_type_is_counted():
+    fine = "def kind(string, numparse=True):\n    if isinstance(string, bytes):\n        return bytes\n    return numparse\n"
+    assert _count(flags_tested_for_type, fine) == 0
+    assert _count(flags_tested_for_type, fine.replace("isinstance(string, bytes)", "isinstance(numparse, bytes)")) == 1
+    assert _count(flags_tested_for_type, fine.replace("isinstance(string, bytes)", "isinstance(numparse, bool)")) == 0
