@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 import re
 
-from bench.mutate.kinds import functions, own_nodes
+from bench.mutate.kinds import defaults_of, functions, own_nodes
 from bench.mutate.lone_forms import chains
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:[.\[(][^{}]*)?(?:![rsa])?(?::[^{}]*)?\}")
@@ -148,15 +148,6 @@ def _requires(test: ast.AST, name: str) -> bool:
     return isinstance(test, ast.Name) and test.id == name
 
 
-def _defaults(function: ast.AST) -> dict[str, ast.AST]:
-    """Parameter name -> its default expression."""
-    arguments = function.args
-    positional = arguments.posonlyargs + arguments.args
-    pairs = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
-    pairs += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None]
-    return {a.arg: d for a, d in pairs}
-
-
 def _holds_for_none(test: ast.AST, name: str) -> bool | None:
     """Whether ``test`` holds when ``name`` is None (None when that cannot be told from the test alone)."""
     if isinstance(test, ast.Name) and test.id == name:
@@ -183,7 +174,7 @@ def defaults_rejected(tree: ast.AST) -> int:
     """``if`` statements that raise on a test holding for a parameter's default None."""
     count = 0
     for function in functions(tree):
-        optional = [name for name, default in _defaults(function).items()
+        optional = [name for name, default in defaults_of(function).items()
                     if isinstance(default, ast.Constant) and default.value is None]
         for node in own_nodes(function):
             if isinstance(node, ast.If) and node.body and isinstance(node.body[-1], ast.Raise):
@@ -195,7 +186,7 @@ def flags_tested_for_type(tree: ast.AST) -> int:
     """``isinstance(numparse, bytes)`` where ``numparse`` defaults to True or False."""
     count = 0
     for function in functions(tree):
-        flags = {name for name, default in _defaults(function).items()
+        flags = {name for name, default in defaults_of(function).items()
                  if isinstance(default, ast.Constant) and isinstance(default.value, bool)}
         for node in own_nodes(function):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \

@@ -26,6 +26,15 @@ def number_of(node: ast.AST) -> int | float | None:
     return sign * node.value if isinstance(node, ast.Constant) and type(node.value) in (int, float) else None
 
 
+def defaults_of(function: ast.AST) -> dict[str, ast.AST]:
+    """Parameter name -> its default expression, positional and keyword-only alike."""
+    arguments = function.args
+    positional = arguments.posonlyargs + arguments.args
+    pairs = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
+    pairs += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None]
+    return {a.arg: d for a, d in pairs}
+
+
 def own_nodes(function: ast.AST):
     """The nodes of a function's own body, not of functions or classes defined inside it."""
     todo = list(ast.iter_child_nodes(function))

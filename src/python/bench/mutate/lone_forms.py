@@ -27,18 +27,9 @@ from __future__ import annotations
 
 import ast
 
-from bench.mutate.kinds import functions, own_nodes
+from bench.mutate.kinds import defaults_of, functions, own_nodes
 
 _ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
-
-
-def _none_defaults(function: ast.AST) -> set[str]:
-    """The parameters of ``function`` whose default is ``None``."""
-    arguments = function.args
-    positional = arguments.posonlyargs + arguments.args
-    pairs = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
-    pairs += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None]
-    return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is None}
 
 
 def _is_name(node: ast.AST, names: set[str]) -> bool:
@@ -70,7 +61,8 @@ def unguarded_optionals(tree: ast.AST) -> int:
     it: the default cannot take part in them."""
     count = 0
     for function in functions(tree):
-        optional = _none_defaults(function)
+        optional = {name for name, default in defaults_of(function).items()
+                    if isinstance(default, ast.Constant) and default.value is None}
         if not optional:
             continue
         nodes = list(own_nodes(function))
