@@ -73,10 +73,12 @@ from bench.mutate.lint_slips import (
 from bench.mutate.dead_forms import (
     defaults_rejected,
     flags_tested_for_type,
+    identical_twins,
     options_never_read,
     settled_branches,
     type_tests_after_reads,
     unfilled_placeholders,
+    zero_sums,
 )
 from bench.mutate.known_order import crossed_parameters, swapped_known_order
 from bench.mutate.lone_forms import (
@@ -326,7 +328,9 @@ _NAMED = (("a test that contradicts its block", blocks_against_their_test),
           ("a type test after the read that needs the type", type_tests_after_reads),
           ("a branch an earlier bare test settles", settled_branches),
           ("a parameter's own default rejected", defaults_rejected),
-          ("a flag tested for a type", flags_tested_for_type))
+          ("a flag tested for a type", flags_tested_for_type),
+          ("a count of nothing", zero_sums),
+          ("twin functions made the same", identical_twins))
 
 # One operand against its habit: asked last, after the named rules and the habits of two operands above.
 _OPERAND_HABITS = (("a flag tested against its habit", flag_polarity),

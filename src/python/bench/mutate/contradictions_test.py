@@ -404,6 +404,10 @@ READING_SLIPS = [  # (reading, the file, the original text, the mutant text, the
      'isinstance(string, bytes)', 'isinstance(numparse, bytes)', 'a flag tested for a type'),
     ('V', 'def natural_list(items):\n    if len(items) == 2:\n        return f"{str(items[0])} and {str(items[1])}"\n    return ", ".join(str(i) for i in items[:-1]) + f" and {str(items[-1])}"\n',
      '+ f" and', '+ " and', 'a placeholder that is never filled'),
+    ('W', 'def count(seq):\n    if hasattr(seq, "__len__"):\n        return len(seq)\n    return sum(1 for i in seq)\n',
+     'sum(1 for', 'sum(0 for', 'a count of nothing'),
+    ('W', 'def select_keys(pred, coll):\n    return select(lambda pair: pred(pair[0]), coll)\n\n\ndef select_values(pred, coll):\n    return select(lambda pair: pred(pair[1]), coll)\n',
+     'pred(pair[1])', 'pred(pair[0])', 'twin functions made the same'),
 ]
 
 

@@ -15,6 +15,9 @@ counts):
   ``on_error`` defaults to None (it was ``on_error is not None and not callable(on_error)``): a test that holds
   for the default, before a ``raise``;
 * **a flag tested for a type** — ``isinstance(numparse, bytes)`` where ``numparse`` defaults to True or False;
+* **a count of nothing** — ``sum(0 for i in seq)``: a sum whose every term is the literal 0;
+* **twin functions made the same** — ``select_values`` whose body now reads exactly as ``select_keys``'s above
+  it: two functions of the file, named apart, with one body;
 * **a branch an earlier bare test settles** — ``prefix = match_expr[:2]``, then ``elif prefix:`` before ``elif
   match_expr and …`` in the same chain: a non-empty ``match_expr`` always makes ``prefix`` true, so the later
   branch can never run.
@@ -193,3 +196,26 @@ def flags_tested_for_type(tree: ast.AST) -> int:
                     and len(node.args) == 2 and isinstance(node.args[0], ast.Name) and node.args[0].id in flags:
                 count += not any(isinstance(n, ast.Name) and n.id in ("bool", "int") for n in ast.walk(node.args[1]))
     return count
+
+
+def zero_sums(tree: ast.AST) -> int:
+    """``sum(0 for i in seq)`` and ``sum([0 for …])``: a total that is 0 whatever the sequence."""
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sum" and node.args:
+            term = node.args[0]
+            if isinstance(term, (ast.GeneratorExp, ast.ListComp)) and isinstance(term.elt, ast.Constant) \
+                    and term.elt.value == 0 and not isinstance(term.elt.value, bool):
+                count += 1
+    return count
+
+
+def identical_twins(tree: ast.AST) -> int:
+    """Pairs of functions of the file with different names and the same body (docstrings aside)."""
+    bodies: dict[str, int] = {}
+    for function in functions(tree):
+        body = function.body[1:] if ast.get_docstring(function) is not None else function.body
+        if body and not all(isinstance(s, (ast.Pass, ast.Raise, ast.Expr)) for s in body):  # stubs look alike
+            key = ast.dump(ast.Module(body=body, type_ignores=[]))
+            bodies[key] = bodies.get(key, 0) + 1
+    return sum(n * (n - 1) // 2 for n in bodies.values())

@@ -3,10 +3,12 @@ import ast
 from bench.mutate.dead_forms import (
     defaults_rejected,
     flags_tested_for_type,
+    identical_twins,
     options_never_read,
     settled_branches,
     type_tests_after_reads,
     unfilled_placeholders,
+    zero_sums,
 )
 
 
@@ -68,3 +70,18 @@ def test_a_boolean_flag_tested_for_a_type_is_counted():
     assert _count(flags_tested_for_type, fine) == 0
     assert _count(flags_tested_for_type, fine.replace("isinstance(string, bytes)", "isinstance(numparse, bytes)")) == 1
     assert _count(flags_tested_for_type, fine.replace("isinstance(string, bytes)", "isinstance(numparse, bool)")) == 0
+
+
+def test_a_sum_of_zeros_is_counted():
+    fine = "def count(seq):\n    if hasattr(seq, '__len__'):\n        return len(seq)\n    return sum(1 for i in seq)\n"
+    assert _count(zero_sums, fine) == 0
+    assert _count(zero_sums, fine.replace("sum(1 for", "sum(0 for")) == 1
+
+
+def test_two_functions_made_the_same_are_counted_and_stubs_are_not():
+    fine = ('def select_keys(pred, coll):\n    """Keys."""\n    return select(lambda pair: pred(pair[0]), coll)\n\n\n'
+            'def select_values(pred, coll):\n    """Values."""\n    return select(lambda pair: pred(pair[1]), coll)\n')
+    assert _count(identical_twins, fine) == 0
+    assert _count(identical_twins, fine.replace("pair[1]", "pair[0]")) == 1
+    stubs = "def a(self):\n    raise NotImplementedError\n\n\ndef b(self):\n    raise NotImplementedError\n"
+    assert _count(identical_twins, stubs) == 0
