@@ -145,7 +145,8 @@ def _missing_key(test: ast.AST) -> tuple[str, str] | None:
     return None
 
 
-def _iterates_or_indexes(node: ast.AST, subject: str) -> bool:
+def iterates_or_indexes(node: ast.AST, subject: str) -> bool:
+    """Whether ``node`` loops over the subject or reads an element of it (``subject`` is an ``ast.dump``)."""
     for inner in ast.walk(node):
         if isinstance(inner, (ast.For, ast.AsyncFor, ast.comprehension)) and ast.dump(inner.iter) == subject:
             return True
@@ -184,10 +185,10 @@ def blocks_against_their_test(tree: ast.AST) -> int:
                 if isinstance(statement, ast.If) and isinstance(statement.test, (ast.Name, ast.Attribute)) \
                         and _exits(statement.body) and not statement.orelse:
                     subject = ast.dump(statement.test)
-                    count += any(_iterates_or_indexes(s, subject) for s in block[index + 1:index + 3])
+                    count += any(iterates_or_indexes(s, subject) for s in block[index + 1:index + 3])
         if isinstance(node, ast.If):
             head = node.body[:2]
-            if (subject := _emptiness_subject(node.test)) and any(_iterates_or_indexes(s, subject)
+            if (subject := _emptiness_subject(node.test)) and any(iterates_or_indexes(s, subject)
                                                                   or _calls(s, subject) for s in head):
                 count += 1
             if (missing := _missing_key(node.test)) and any(_looks_up(s, *missing) for s in head):

@@ -93,14 +93,16 @@ def odd_comparisons(tree: ast.AST) -> int:
 def odd_ones(groups: dict) -> int:
     """How far each group of uses departs from one habit: every extra kind beyond the first, and one more when
     a kind is used once against another used at least twice (the odd one out)."""
-    count = 0
-    for uses in groups.values():
-        tally = collections.Counter(uses)
-        count += len(tally) - 1
-        if len(tally) == 2:
-            (_, many), (_, few) = tally.most_common()
-            count += few == 1 and many >= 2
-    return count
+    return sum(len(set(uses)) - 1 + has_odd_one_out(uses) for uses in groups.values())
+
+
+def has_odd_one_out(uses: list) -> bool:
+    """Two kinds of use, one of them once and the other at least twice."""
+    tally = collections.Counter(uses)
+    if len(tally) != 2:
+        return False
+    (_, many), (_, few) = tally.most_common()
+    return few == 1 and many >= 2
 
 
 def _bounds(tree: ast.AST):

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import ast
 
+from bench.mutate.guards import blocks_of, iterates_or_indexes
+from bench.mutate.habits import has_odd_one_out
 from bench.mutate.kinds import defaults_of, functions, own_nodes
 
 _ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
@@ -165,8 +167,7 @@ def chain_polarity(tree: ast.AST) -> int:
     for number, tests in enumerate(chains(tree)):
         for found in (pair for test in tests for pair in _predicates(test)):
             groups.setdefault((number, found[0]), []).append(found[1])
-    return sum(1 for uses in groups.values() if 1 == min(uses.count(True), uses.count(False)) < max(
-        uses.count(True), uses.count(False)))  # one branch against at least two: a pair is no habit yet
+    return sum(map(has_odd_one_out, groups.values()))  # one branch against at least two: a pair is no habit yet
 
 
 def cancelling_clauses(tree: ast.AST) -> int:
@@ -220,16 +221,14 @@ _COLLECTION_READERS = frozenset({"sorted", "len", "list", "tuple", "set", "iter"
 
 
 def _reads_as_collection(node: ast.AST, subject: str) -> bool:
+    """``sorted(x)``, ``len(x)`` and the like, a loop over ``x`` or an element of it (``subject``: an
+    ``ast.dump``)."""
     for inner in ast.walk(node):
         if isinstance(inner, ast.Call):
             callee = inner.func.attr if isinstance(inner.func, ast.Attribute) else getattr(inner.func, "id", "")
-            if callee in _COLLECTION_READERS and any(ast.unparse(a) == subject for a in inner.args):
+            if callee in _COLLECTION_READERS and any(ast.dump(a) == subject for a in inner.args):
                 return True
-        if isinstance(inner, (ast.For, ast.comprehension)) and ast.unparse(inner.iter) == subject:
-            return True
-        if isinstance(inner, ast.Subscript) and ast.unparse(inner.value) == subject:
-            return True
-    return False
+    return iterates_or_indexes(node, subject)
 
 
 def exits_when_present_then_reads(tree: ast.AST) -> int:
@@ -237,21 +236,19 @@ def exits_when_present_then_reads(tree: ast.AST) -> int:
     leaves when the value is there and then reads it as a collection, before anything assigns it."""
     count = 0
     for node in ast.walk(tree):
-        for field in ("body", "orelse", "finalbody"):
-            block = getattr(node, field, None)
-            if not isinstance(block, list):
-                continue
+        for block in blocks_of(node):
             for index, statement in enumerate(block[:-1]):
                 if isinstance(statement, ast.If) and isinstance(statement.test, (ast.Name, ast.Attribute)) \
                         and not statement.orelse and isinstance(statement.body[-1], (ast.Return, ast.Raise)):
-                    count += _read_before_assigned(block[index + 1:index + 4], ast.unparse(statement.test))
+                    count += _read_before_assigned(block[index + 1:index + 4], statement.test)
     return count
 
 
-def _read_before_assigned(block: list, subject: str) -> bool:
+def _read_before_assigned(block: list, subject: ast.AST) -> bool:
+    written, read = ast.unparse(subject), ast.dump(subject)  # a store differs from the read only in its context
     for statement in block:
-        if any(ast.unparse(n) == subject for n in ast.walk(statement) if isinstance(getattr(n, "ctx", None), ast.Store)):
+        if any(ast.unparse(n) == written for n in ast.walk(statement) if isinstance(getattr(n, "ctx", None), ast.Store)):
             return False
-        if _reads_as_collection(statement, subject):
+        if _reads_as_collection(statement, read):
             return True
     return False

@@ -10,6 +10,7 @@ mutation by :mod:`bench.mutate.anomalies`.
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import keyword
 import tokenize
@@ -17,6 +18,7 @@ import tokenize
 _SINGLE = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Compare)
 
 
+@functools.lru_cache(maxsize=16)  # the released file is asked once per candidate made from it
 def lone_groups(source: str) -> int:
     """Parentheses that group a single name, attribute, call, subscript or comparison over several lines (``and
     (``, a newline, ``check(left)``, a newline, ``)``) or beside ``and``/``or``/``not``/``if`` (``if (n != 1) and
