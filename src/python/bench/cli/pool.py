@@ -16,6 +16,8 @@ EPILOG = """examples:
   bench pool stats --json
 The last table is test adequacy (bench adequacy): per library, the tasks measured under their current
 certificate, the median share of near misses of the fix their tests kill, and how many let one through.
+Mutation rows also show the reading by hand (tasks/_readings/mutation.json): tasks read and kept, read as
+giveaways, never read, and the library's tasks retired because a reader called them giveaways.
   bench pool judge              judge every PR task's change: bugfix, feature, breaking, revert or unclear, and
                                 which fail_to_pass tests pin a name or message only the fix knows
   bench pool judge --write      ... and record each judgement in its spec's provenance (not in its identity:
@@ -71,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
         rows = [row for row in stats["libraries"] if not args.kind or row["kind"] == args.kind]
         print_judgements(rows)
         print_adequacy(rows, stats["adequacy"])
+        print_readings(rows)
         print_mining(stats["mining"])
     return 0
 
@@ -127,6 +130,35 @@ def print_adequacy(rows: list[dict], overall: dict) -> None:
         share = "–" if a["with_survivor_share"] is None else f"{a['with_survivor']} ({a['with_survivor_share']:.0%})"
         print(f"{row['library']:<24} {row['kind']:<10} {a['tasks']:>6} {a['measured']:>8} {a['no_near_miss']:>12} "
               f"{median:>7} {share:>13}")
+
+
+def print_readings(rows: list[dict]) -> None:
+    """Per mutation library: how its tasks fared when read by hand for giveaways."""
+    read = [row for row in rows if "reading" in row]
+    if not read:
+        return
+    print(f"\n{'read by hand':<24} {'kind':<10} {'tasks':>6} {'kept':>6} {'giveaway':>9} {'unread':>7} "
+          f"{'retired as giveaway':>20}")
+    for row in read:
+        r = row["reading"]
+        print(f"{row['library']:<24} {row['kind']:<10} {row['admitted']:>6} {r['read']:>6} {r['giveaway']:>9} "
+              f"{r['unread']:>7} {r['retired_giveaway']:>20}")
+
+
+def _reading_rows(specs, root) -> dict:
+    """(library, "mutation") -> the reading summary of its pool tasks, and its giveaways no longer in the pool."""
+    from bench.mutate import readings as hand
+
+    found = hand.load(root)
+    in_pool = {s.task_id for s in specs}
+    rows = {}
+    for key in {(s.library, s.kind) for s in specs if s.kind == "mutation"}:
+        ids = [s.task_id for s in specs if (s.library, s.kind) == key]
+        row = hand.summary(found, ids)
+        row["retired_giveaway"] = sum(1 for r in found.values() if r.giveaway and r.task_id not in in_pool
+                                      and r.task_id.split(".")[1] == key[0])
+        rows[key] = row
+    return rows
 
 
 def _judgement_counts(specs) -> dict:
@@ -192,6 +224,7 @@ def pool_stats(specs, root) -> dict:
         drops[(library, candidate.get("kind", "?"))][data.get("reason", "?").split(":")[0]] += 1
     judged = _judgement_counts(specs)
     adequacy = adequacy_store.current(root, [s.task_id for s in specs])
+    read = _reading_rows(specs, root)
     rows = []
     for key in sorted(set(admitted) | set(drops)):
         row = {"library": key[0], "kind": key[1], "admitted": admitted.get(key, 0),
@@ -201,6 +234,8 @@ def pool_stats(specs, root) -> dict:
         if admitted.get(key):
             row["adequacy"] = adequacy_store.summary(adequacy[s.task_id] for s in specs
                                                      if (s.library, s.kind) == key)
+        if key in read:
+            row["reading"] = read[key]
         rows.append(row)
     return {
         "libraries": rows,
