@@ -21,7 +21,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,14 +58,12 @@ def pool_specs(retired: bool = False):
 
 
 def write_record(entries: dict) -> None:
-    path = ROOT / readings.RECORD
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from bench.store.atomic import write_atomic
+
     text = json.dumps(dict(sorted(entries.items())), indent=1, ensure_ascii=False) + "\n"
     readings.parse(json.loads(text))  # never write a record the loader refuses
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".mutation.", suffix=".json")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(tmp, path)
+    (ROOT / readings.RECORD).parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(ROOT / readings.RECORD, text.encode("utf-8"))
 
 
 def do_import(table: Path, label: str, retire: bool) -> int:
@@ -100,7 +97,7 @@ def do_import(table: Path, label: str, retire: bool) -> int:
 
 
 def material(out: Path, ids: list[str]) -> int:
-    from bench.source.sdist import fetch_sdist, find_release, unpack_sdist
+    from bench.source.sdist import fetch_sdist, unpack_sdist
     from bench.variables import cache_dir
 
     specs = {s.task_id: s for s in pool_specs(retired=True)}
@@ -108,14 +105,13 @@ def material(out: Path, ids: list[str]) -> int:
     for task in ids:
         spec, m = specs[task], specs[task].mutation
         tree = cache_dir() / "readings" / f"{spec.sdist.name}-{spec.sdist.version}"
-        if not tree.exists():
-            unpack_sdist(fetch_sdist(find_release(spec.sdist.name, spec.sdist.version)), tree)
-        root = tree if (tree / m.file).exists() else next(p for p in tree.iterdir() if (p / m.file).exists())
-        data = (root / m.file).read_bytes()
+        if not tree.exists():  # the pinned sdist (sha256-checked), unpacked once per release
+            unpack_sdist(fetch_sdist(spec.sdist), tree)
+        data = (tree / m.file).read_bytes()
         mutant = data[: m.start] + m.replacement.encode() + data[m.end:]
         diff = "".join(difflib.unified_diff(data.decode().splitlines(True), mutant.decode().splitlines(True),
                                             f"a/{m.file}", f"b/{m.file}", n=25))
-        (out / f"{task}.md").write_text(f"# {task}\n\nReleased file (original, unmutated): {root / m.file}\n\n"
+        (out / f"{task}.md").write_text(f"# {task}\n\nReleased file (original, unmutated): {tree / m.file}\n\n"
                                         f"operator: {m.operator}; function: {m.function}\n\n"
                                         f"## Mutant diff (original -> mutant)\n\n```diff\n{diff}```\n")
     print(f"wrote {len(ids)} files into {out}")

@@ -150,15 +150,14 @@ def _reading_rows(specs, root) -> dict:
     from bench.mutate import readings as hand
 
     found = hand.load(root)
+    by_library: dict = defaultdict(list)
+    for s in specs:
+        if s.kind == "mutation":
+            by_library[s.library].append(s.task_id)
     in_pool = {s.task_id for s in specs}
-    rows = {}
-    for key in {(s.library, s.kind) for s in specs if s.kind == "mutation"}:
-        ids = [s.task_id for s in specs if (s.library, s.kind) == key]
-        row = hand.summary(found, ids)
-        row["retired_giveaway"] = sum(1 for r in found.values() if r.giveaway and r.task_id not in in_pool
-                                      and r.task_id.split(".")[1] == key[0])
-        rows[key] = row
-    return rows
+    retired = Counter(r.task_id.split(".")[1] for r in found.values() if r.giveaway and r.task_id not in in_pool)
+    return {(library, "mutation"): dict(hand.summary(found, ids), retired_giveaway=retired[library])
+            for library, ids in by_library.items()}
 
 
 def _judgement_counts(specs) -> dict:
