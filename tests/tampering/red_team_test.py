@@ -123,8 +123,11 @@ def test_honest_fix_is_resolved_and_not_tampered_after_every_attack(request, tmp
 def test_every_attack_class_of_the_threat_model_has_an_attack_here_and_a_row_in_the_docs():
     from bench.verdict.threat_model import ATTACK_CLASSES
 
+    from tampering.round3 import ATTACKS as ROUND3
+
     names = {a.name for a in ATTACK_CLASSES}
-    covered = {a.attack_class for a in ATTACKS} | {"regression"}  # regression: the guard-breaking test above
+    # regression: the guard-breaking test above; round 3 lives in red_team_round3_test.py
+    covered = {a.attack_class for a in (*ATTACKS, *ROUND3)} | {"regression"}
     assert covered == names
     doc = (checkout_root() / "docs" / "verdict-integrity.md").read_text()
     readme = (checkout_root() / "README.md").read_text()
@@ -182,7 +185,8 @@ def test_in_process_attack_in_a_whole_function_reply_is_not_solved(synthetic, tm
     tree = tmp_path / "tree"
     shutil.copytree(synthetic.pristine, tree, symlinks=True)
     result = evaluate(synthetic, tree, _in_a_default_argument(attack.payload), scan=scan, edit_format="function")
-    assert (result.outcome, result.resolved) == ("tampered", False), result.reason
+    # The scan sees the exec it is hidden in; without the scan, what the run-time layers make of the payload.
+    assert (result.outcome, result.resolved) == ("tampered" if scan else attack.runtime, False), result.reason
 
 
 TEST_FILE_REPLIES = {

@@ -61,6 +61,18 @@ def validate(request: ExecRequest, *, needs_image_root: bool = True) -> None:
     for name in POSITIVE_LIMITS:
         if getattr(request.limits, name) <= 0:
             raise SandboxError(f"Limits.{name} must be positive")
+    validate_channels(request)
+
+
+def validate_channels(request: ExecRequest) -> None:
+    names = [c.name for c in request.channels]
+    if len(set(names)) != len(names):
+        raise SandboxError(f"two channels share a name: {sorted(names)}")
+    for channel in request.channels:
+        if not (channel.name.isascii() and channel.name.isalpha() and channel.name.islower()):
+            raise SandboxError(f"a channel name is lower-case letters only: {channel.name!r}")
+        if channel.receive < 0 or channel.receive and channel.send:
+            raise SandboxError(f"channel {channel.name!r} must either send bytes or receive up to a positive cap")
 
 
 def validate_mount(mount: Mount) -> None:

@@ -18,11 +18,13 @@ import signal
 import subprocess
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from bench.errors import SandboxError
 from bench.sandbox import _bwrap_args, _cgroups, _identity, _requests, shutdown
 from bench.sandbox._capture import disk_growth_watch, pump
+from bench.sandbox._channels import OpenChannels
 from bench.sandbox.host_tools import ensure_tool
 from bench.sandbox.protocol import ExecRequest, ExecResult, Limits
 from bench.sandbox.registry import register
@@ -32,6 +34,8 @@ from bench.sandbox.registry import register
 PIDS_OVERHEAD = 4
 NPROC_OVERHEAD = 2
 CHAIN_ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}  # all the host env the chain ever sees
+# The tree is killed when its first process has been reaped; its channels' pipes close within this.
+CHANNEL_DRAIN_SECONDS = 5.0
 
 _layout: _cgroups.Layout | None = None
 _active: set[str] = set()
@@ -113,18 +117,23 @@ class _Run:
     def _execute(self) -> ExecResult:
         request = self.request
         status_read, status_write = os.pipe()
+        owner = (self.identity.uid, self.identity.gid) if self.identity.drop_privileges else None
+        channels = OpenChannels(request.channels, owner)
+        received = ()
         try:
             self.cgroups.create()
             writable = tuple(Path(os.path.realpath(p)) for p in
                              (request.workdir, *(m.host_path for m in request.mounts if m.writable)))
             self.owners = _identity.hand_over(writable, self.identity)
-            argv = self._chain(status_write)
+            argv = self._chain(status_write, tuple(channels.env))
             started = time.monotonic()
             self.proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE if request.stdin else subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, env=CHAIN_ENV, cwd="/", start_new_session=True, pass_fds=(status_write,))
+                stderr=subprocess.PIPE, env=CHAIN_ENV, cwd="/", start_new_session=True,
+                pass_fds=(status_write, *channels.child_fds))
             os.close(status_write)
             status_write = -1
+            channels.started()
             watch = disk_growth_watch(Path(request.workdir), request.limits.disk_bytes)
             captured = pump(self.proc, request.stdin, request.limits.output_bytes,
                             started + request.limits.wall_seconds, watch)
@@ -132,10 +141,14 @@ class _Run:
                 self._kill_tree()
             wait_status, usage = _reap(self.proc)
             wall = time.monotonic() - started
+            if request.channels:  # the pipes end with the sandbox's last process; never wait long for that
+                self._kill_tree()
+                received = channels.collect(CHANNEL_DRAIN_SECONDS)
             oom, cpu = self.cgroups.oom_killed(), self.cgroups.cpu_seconds()
             _raise_if_setup_failed(_read_all(status_read), captured.stderr, wait_status,
                                    stopped=bool(captured.stop_reason) or oom)
         finally:
+            channels.close()
             if status_write >= 0:
                 os.close(status_write)
             os.close(status_read)
@@ -144,11 +157,12 @@ class _Run:
         if cpu is None:
             cpu = usage.ru_utime + usage.ru_stime
             self.notes.append("cpu time from rusage (no cgroup accounting)")
-        return _result(wait_status, captured, wall, cpu, oom, tuple(self.enforced), tuple(self.notes))
+        result = _result(wait_status, captured, wall, cpu, oom, tuple(self.enforced), tuple(self.notes))
+        return replace(result, received=received) if request.channels else result
 
     # --- the command line ---
 
-    def _chain(self, status_fd: int) -> tuple[str, ...]:
+    def _chain(self, status_fd: int, channel_env: tuple[tuple[str, str], ...] = ()) -> tuple[str, ...]:
         request, identity = self.request, self.identity
         binds = _binds(request)
         prefix: tuple[str, ...] = ()
@@ -160,7 +174,7 @@ class _Run:
         sandbox_args = _bwrap_args.sandbox(
             binds=binds,
             symlinks=_bwrap_args.usr_symlinks((root / "usr/lib64").is_dir(), (root / "usr/lib32").is_dir()),
-            env=tuple(request.env), cwd=request.cwd, tmp_bytes=request.limits.tmp_bytes,
+            env=(*request.env, *channel_env), cwd=request.cwd, tmp_bytes=request.limits.tmp_bytes,
             inner_uid=_identity.SANDBOX_UID if identity.drop_privileges else None, status_fd=status_fd)
         self.enforced += ["bwrap:namespaces", "bwrap:no-network", "bwrap:cap-drop-all", "bwrap:no-userns",
                           "bwrap:tmpfs-size"]

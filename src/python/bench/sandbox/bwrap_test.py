@@ -315,3 +315,40 @@ def _always_vanishing(calls):
         calls.append(run)
         raise TransientSetupError("bwrap could not set up the sandbox: Unable to apply mount flags")
     return execute
+
+
+CHANNEL_REWRITE = r"""
+import os, time
+path = os.environ["BENCH_CHANNEL_REPORT"]
+with open(path, "wb") as handle:
+    handle.write(b"<first/>")
+# What already left cannot be taken back: truncating, replacing or linking the name reaches nothing.
+for attempt in (lambda: open(path, "wb").write(b"<forged/>"),
+                lambda: os.replace("/tmp/x", path),
+                lambda: os.link(path, "/tmp/y")):
+    try:
+        attempt()
+    except OSError as exc:
+        print(type(exc).__name__)
+"""
+
+
+def test_what_left_through_a_receive_channel_cannot_be_rewritten_only_appended_to(image, tmp_path):
+    from bench.sandbox.protocol import Channel
+
+    (tmp_path / "x").write_text("")
+    result = BwrapSandbox().run(_request(image, tmp_path, ("python3", "-c", CHANNEL_REWRITE),
+                                         channels=(Channel("report", receive=1 << 10),)))
+    assert result.received_from("report").data == b"<first/><forged/>", result.stderr
+    assert b"/dev/fd/" not in result.received_from("report").data
+
+
+def test_a_child_left_holding_a_channel_does_not_keep_the_host_waiting(image, tmp_path):
+    from bench.sandbox.protocol import Channel
+
+    script = 'echo early > "$BENCH_CHANNEL_REPORT"; (sleep 300 > "$BENCH_CHANNEL_REPORT" &); echo started'
+    started = time.monotonic()
+    result = BwrapSandbox().run(_request(image, tmp_path, ("sh", "-c", script),
+                                         channels=(Channel("report", receive=1 << 10),)))
+    assert result.stdout == b"started\n" and result.received_from("report").data == b"early\n"
+    assert time.monotonic() - started < 60  # the tree is killed with its first process; the pipe closes

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from bench.sandbox.protocol import ExecRequest, ExecResult, Limits, Mount
+from bench.sandbox.protocol import Channel, ExecRequest, ExecResult, Limits, Mount
 
 SUITE_IMAGE = "trixie-py313-slim"
 KNOWN_FAILURES: dict[str, set[str]] = {"bwrap": set(), "docker": set()}
@@ -279,10 +279,37 @@ def tmp_private(ctx: Ctx):
     return ok, f"first {first.stdout!r}, second {second.stdout!r}"
 
 
+@case("conformance")
+def channels_round_trip(ctx: Ctx):
+    """A send channel's bytes are readable at the path in its variable; what is written to a receive
+    channel's path reaches the host, as the sandbox's unprivileged user."""
+    secret = token()
+    code = ("import os; data = open(os.environ['BENCH_CHANNEL_CONFIG'], 'rb').read(); "
+            "open(os.environ['BENCH_CHANNEL_REPORT'], 'wb').write(data[::-1] + b'|' + str(os.getuid()).encode())")
+    result = ctx.py(code, channels=(Channel("config", send=secret.encode()), Channel("report", receive=1 << 10)))
+    got = result.received_from("report")
+    ok = result.exit_code == 0 and got is not None and got.data.split(b"|")[0] == secret[::-1].encode() and \
+        got.data.split(b"|")[1] != b"0" and not got.truncated
+    return ok, f"received {got}; {brief(result)}"
+
+
+@case("conformance")
+def channel_capped_without_blocking(ctx: Ctx):
+    """A writer past a receive channel's cap is drained, not blocked: the run ends on its own, the host keeps
+    exactly the cap and says more was written."""
+    code = "import os; f = open(os.environ['BENCH_CHANNEL_REPORT'], 'wb'); f.write(b'x' * (8 << 20)); f.close()"
+    result = ctx.py(code, channels=(Channel("report", receive=1 << 10),))
+    got = result.received_from("report")
+    ok = result.exit_code == 0 and not result.timed_out and got is not None and got.data == b"x" * 1024 and \
+        got.truncated
+    return ok, f"kept {len(got.data) if got else None} truncated {got.truncated if got else None}; {brief(result)}"
+
+
 CONFORMANCE_CASES: tuple[Case, ...] = (
     exit_codes, argv_verbatim, env_exact, workdir_round_trip, cwd_honoured, stdin_delivered, stderr_separate,
     wall_timeout, memory_limit_oom, pids_limit, file_size_limit, output_truncated, signal_reported,
-    teardown_complete, cpu_time_and_quota, nofile_limit, extra_mounts, tmp_private,
+    teardown_complete, cpu_time_and_quota, nofile_limit, extra_mounts, tmp_private, channels_round_trip,
+    channel_capped_without_blocking,
 )
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from bench.errors import ImageError, SandboxError
 from bench.sandbox import _docker_api, _identity, _requests
 from bench.sandbox._capture import disk_growth_watch
+from bench.sandbox._file_channels import FileChannels
 from bench.sandbox.protocol import ExecRequest, ExecResult, NetworkPolicy
 from bench.sandbox.registry import register
 
@@ -71,6 +72,15 @@ class DockerSandbox:
         _requests.validate(request, needs_image_root=False)
         api = self._api()
         image = _import_image(api, request.image_digest)
+        channels = FileChannels(request.channels)
+        try:
+            result = self._run(api, image, replace(request, env=(*request.env, *channels.env),
+                                                   mounts=(*request.mounts, *channels.mounts)))
+            return replace(result, received=channels.collect()) if request.channels else result
+        finally:
+            channels.close()
+
+    def _run(self, api, image: str, request: ExecRequest) -> ExecResult:
         argv, mounts = _command_and_mounts(request)
         writable = (Path(request.workdir), *(Path(m.host_path) for m in mounts if m.writable))
         with _identity.run_identity() as identity:

@@ -47,6 +47,36 @@ class Mount:
 
 
 @dataclass(frozen=True)
+class Channel:
+    """A descriptor the sandboxed process inherits, in place of a file both sides could reach by path.
+
+    A *send* channel (``receive == 0``) carries ``send`` into the sandbox in a sealed in-memory file; a *receive*
+    channel is a pipe whose reading end stays with the host, which keeps up to ``receive`` bytes of what the
+    process writes (the rest is drained and dropped). Nothing of either exists as a name in the sandbox's file
+    system: what leaves through a receive channel cannot be rewritten, linked or replaced afterwards. The process
+    finds channel ``name`` as the path in ``BENCH_CHANNEL_<NAME>`` (``/dev/fd/N`` where the backend passes
+    descriptors; a private file where it cannot — see the backend).
+    """
+
+    name: str  # lower-case letters; the environment variable is BENCH_CHANNEL_<NAME>
+    send: bytes = b""
+    receive: int = 0  # byte cap of a receive channel; 0 makes it a send channel
+
+
+@dataclass(frozen=True)
+class Received:
+    """What the process wrote into a receive channel, as far as the host kept it."""
+
+    name: str
+    data: bytes
+    truncated: bool  # more than the channel's cap was written (the rest was dropped)
+
+
+def channel_variable(name: str) -> str:
+    return f"BENCH_CHANNEL_{name.upper()}"
+
+
+@dataclass(frozen=True)
 class ExecRequest:
     argv: tuple[str, ...]
     workdir: Path  # host path; the only writable place, seen inside as /work
@@ -59,6 +89,7 @@ class ExecRequest:
     stdin: bytes = b""
     image_digest: str = ""  # the docker backend imports the tar by digest
     proxy_socket: Path | None = None  # the IndexProxy's unix socket; required with NetworkPolicy.INDEX_PROXY
+    channels: tuple[Channel, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,6 +106,10 @@ class ExecResult:
     cpu_seconds: float
     enforcement: tuple[str, ...] = ()  # how limits were enforced, e.g. ("cgroup-v1:memory", "prlimit:fsize")
     notes: tuple[str, ...] = ()  # degraded modes, e.g. "cgroups not writable: prlimit fallback"
+    received: tuple[Received, ...] = ()  # one per receive channel of the request
+
+    def received_from(self, name: str) -> Received | None:
+        return next((r for r in self.received if r.name == name), None)
 
     @property
     def ok(self) -> bool:

@@ -103,7 +103,8 @@ def judge(task: PreparedTask, tree: Path, sources, *, cache=None, fresh_copy: bo
         changed = tuple(sorted((p, tuple(lines)) for p, lines in changed_lines(base, sources).items()))
         run = run_tests(task.run_environment, workdir=run_dir, test_files=spec.test_files, limits=limits_for(spec),
                         guard=GuardRequest(changed, task_packages(spec.source_files), task.allowed_rules,
-                                           task.content_masks))
+                                           task.content_masks, tuple(spec.source_files),
+                                           tuple(spec.fail_to_pass)))
     verdict = grade(task.spec, run)
     if cache is not None and key is not None:
         cache.put(key, verdict_to_json(verdict))

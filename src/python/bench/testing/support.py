@@ -71,12 +71,15 @@ def whole_file_edit(path: str, old: str, new: str) -> str:
 LOCAL_PR_REPO = "loopcontrolbench/redteam-pr"
 
 
-def local_pr_task(scratch: Path, *, sandbox_name: str = "bwrap"):
+def local_pr_task(scratch: Path, *, sandbox_name: str = "bwrap", split_tests: bool = False):
     """A real pull-request task built here, for machines that cannot reach any repository host: a git
     repository whose base commit holds synthetic.caesar_shift's initial code and whose fix commit holds its
     reference code and tests, used as the task's local mirror. It takes the PR path end to end (a bare cache
     fetched from the mirror, the tree exported at base, the tests overlaid from the fix, certification) and
-    builds on what the checkout commits. Commit dates are fixed, so its shas are the same on every run."""
+    builds on what the checkout commits. Commit dates are fixed, so its shas are the same on every run.
+
+    ``split_tests``: the guard tests move to a first test file, ``tests/test_basics.py``, so the target tests
+    sit in a file collected after the task's code is first imported (as in most tasks of the pool)."""
     import shutil
 
     from bench.score.task_env import prepare_task
@@ -100,13 +103,33 @@ def local_pr_task(scratch: Path, *, sandbox_name: str = "bwrap"):
     base = commit("Caesar cipher")
     shutil.copy2(folder / "reference" / "caesar.py", repo / "caesar.py")
     shutil.copytree(folder / "tests", repo / "tests")
+    test_files, pass_to_pass = list(source.test_files), list(source.pass_to_pass)
+    if split_tests:
+        test_files, pass_to_pass = _split_guard_tests(repo / "tests", pass_to_pass)
     fix = commit("Keep the case of letters; leave non-ASCII letters alone")
     document = {
-        "schema_version": 1, "task_id": "redteam-pr-1", "kind": "pr", "repo": LOCAL_PR_REPO,
-        "source_files": list(source.source_files), "test_files": list(source.test_files),
-        "fail_to_pass": list(source.fail_to_pass), "pass_to_pass": list(source.pass_to_pass),
+        "schema_version": 1, "task_id": "redteam-pr-2" if split_tests else "redteam-pr-1", "kind": "pr",
+        "repo": LOCAL_PR_REPO, "source_files": list(source.source_files), "test_files": test_files,
+        "fail_to_pass": list(source.fail_to_pass), "pass_to_pass": pass_to_pass,
         "image": source.image, "lockfile": source.lockfile, "base_sha": base, "fix_sha": fix,
         "provenance": {"source": "pull-request", "pr_number": 1, "url": "https://example.invalid/pull/1"},
     }
     spec = spec_from_document(document, path=str(scratch / "redteam-pr-1.json"))
     return prepare_task(spec, checkout_root(), scratch / "tasks", sandbox_name=sandbox_name, mirror=repo)
+
+
+def _split_guard_tests(tests: Path, pass_to_pass: list[str]) -> tuple[list[str], list[str]]:
+    """Move the pass_to_pass tests of ``tests/test_caesar.py`` into ``tests/test_basics.py`` (listed first)."""
+    import ast
+
+    tree = ast.parse((tests / "test_caesar.py").read_text())
+    guards = {t.split("::")[1] for t in pass_to_pass}
+    functions = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+
+    def module(keep) -> str:
+        return "import caesar\n\n\n" + "\n\n\n".join(ast.unparse(n) for n in functions if keep(n.name)) + "\n"
+
+    (tests / "test_basics.py").write_text(module(lambda name: name in guards))
+    (tests / "test_caesar.py").write_text(module(lambda name: name not in guards))
+    return ["tests/test_basics.py", "tests/test_caesar.py"], [
+        t.replace("tests/test_caesar.py::", "tests/test_basics.py::") for t in pass_to_pass]

@@ -1,9 +1,9 @@
-import os
 
+from bench.sandbox.protocol import Received
 from bench.spec.model import Provenance, TaskSpec
 from bench.verdict.grade import grade
 from bench.verdict.junit import parse_junit
-from bench.verdict.run_tests import MAX_REPORT_BYTES, TestRun, _read_report
+from bench.verdict.run_tests import MAX_REPORT_BYTES, TestRun, _report_bytes
 
 SPEC = TaskSpec(task_id="t", kind="synthetic", repo="r", source_files=("m.py",), test_files=("tests/test_m.py",),
                 fail_to_pass=("tests/test_m.py::test_fix",), pass_to_pass=("tests/test_m.py::test_guard",),
@@ -50,16 +50,21 @@ def test_an_unusable_report_is_the_models_miss_not_an_infrastructure_error():
     assert "unreadable JUnit XML" in verdict.reason
 
 
-def test_report_reads_are_bounded_and_refuse_links_and_special_files(tmp_path):
-    big = tmp_path / "big.xml"
-    with open(big, "wb") as handle:
-        handle.truncate(MAX_REPORT_BYTES + 1)
-    assert _read_report(big)[0] == b"" and "larger than" in _read_report(big)[1]
-    (tmp_path / "real.xml").write_bytes(b"<testsuites/>")
-    os.symlink(tmp_path / "real.xml", tmp_path / "link.xml")
-    assert _read_report(tmp_path / "link.xml") == (b"", "the report could not be read (Too many levels of "
-                                                        "symbolic links)")
-    os.mkfifo(tmp_path / "fifo.xml")
-    assert _read_report(tmp_path / "fifo.xml") == (b"", "the report is not a regular file")
-    assert _read_report(tmp_path / "real.xml") == (b"<testsuites/>", "")
-    assert _read_report(tmp_path / "absent.xml") == (b"", "")
+def test_a_report_over_the_cap_is_not_read_and_says_why():
+    assert _report_bytes(Received("report", b"<t/>" * 10, truncated=True)) == (
+        b"", f"the report is larger than {MAX_REPORT_BYTES >> 20} MiB")
+    assert _report_bytes(Received("report", b"<testsuites/>", truncated=False)) == (b"<testsuites/>", "")
+    assert _report_bytes(None) == (b"", "")
+
+
+def test_a_report_the_host_cannot_decode_is_the_models_miss_never_a_crash():
+    import pytest
+
+    from bench.errors import CheckFailed
+
+    hostile = (b'<?xml version="1.0" encoding="x-bench-unknown"?><testsuites/>',
+               b'<!DOCTYPE t [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><testsuites>&b;</testsuites>',
+               b"\xff\xfe<\x00t\x00", b"<testsuites>" * 50000)
+    for xml in hostile:
+        with pytest.raises(CheckFailed, match="unreadable JUnit XML"):
+            parse_junit(xml, ("tests/test_m.py",))

@@ -2,12 +2,16 @@
 
 A guarded run (every scored candidate; see docs/verdict-integrity.md for which layer stops which attack):
 
-- **read-only tests and configuration** — the task's test files, every ``conftest.py`` and the test-runner
-  config files of the work dir are bound read-only over themselves: no code can rewrite them, even through
-  raw system calls.
+- **read-only modules** — every Python module of the work dir but the candidate's source files (test files and
+  their helpers, ``__init__.py``, ``conftest.py``), the runner's config and the bytecode caches are bound
+  read-only (:mod:`bench.verdict.readonly_tree`): no code can rewrite them, even through raw system calls; test
+  data whose content a run changed counts against it.
+- **channels, not files** — the guard's configuration comes in, and the broken rules and pytest's report go
+  out, through inherited descriptors (``bench.sandbox.protocol.Channel``): nothing in the sandbox's file system
+  names them, so nothing there can be opened, linked, renamed or replaced to change them.
 - **the audit guard** — pytest starts from ``_guard_launcher.py`` (in a read-only folder of its own), which adds
-  an audit hook before anything of the workspace is imported; a broken rule writes the rule to a marker file
-  and SIGKILLs the run. The changed lines of each edited file tell it which calls are the edit's own.
+  an audit hook before anything of the workspace is imported; a broken rule is written to the marker channel
+  and the run SIGKILLs itself. The changed lines of each edited file tell it which calls are the edit's own.
 - **canary tests** — a test file with random names (read-only, in the work dir) holds a test that must pass
   and one that must fail. Forgery that makes every test pass, or drops failures from the report, shows.
 - **masked vendored copies** — copies of the task's own packages vendored by pip, setuptools or
@@ -25,22 +29,31 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from bench.sandbox.protocol import Mount
+from bench.sandbox.protocol import Channel, Mount
+from bench.verdict.decoys import Decoys, plant_decoys
+from bench.verdict.readonly_tree import data_digests, read_only_binds
 
 LAUNCHER = "_guard_launcher.py"  # read as a resource and run inside the sandbox, never imported here
 CONFIG_NAMES = ("pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
 CANARY_PASS, CANARY_FAIL = "passed", "failed"
+MARKER_BYTES = 64 << 10
+# Pipes alike to the report and the marker, renumbered at random with them by the launcher: code that writes
+# into every pipe it finds writes into these too, and nothing honest ever does.
+SPARE_CHANNELS = tuple(f"spare{letter}" for letter in "abcdefg")
+SPARE_BYTES = 4 << 10
 
 
 @dataclass(frozen=True)
 class GuardedRun:
-    """One run's guard: the command prefix, the extra mounts, the canary tests and where the marker is."""
+    """One run's guard: the command prefix, the extra mounts and channels, and the canary tests."""
 
     argv_prefix: tuple[str, ...]
     mounts: tuple[Mount, ...]
+    channels: tuple[Channel, ...]
     canary_file: str  # work-dir relative
     canaries: tuple[tuple[str, str], ...]  # (test id, the outcome it must have)
-    marker_host: Path
+    decoys: Decoys = Decoys((), ())
+    data_before: tuple[tuple[str, str], ...] = ()  # (path, sha256) of the test directories' data files
 
 
 def changed_lines(before: Sequence[tuple[str, str]], after: Sequence[tuple[str, str]]) -> dict[str, list[int]]:
@@ -59,45 +72,45 @@ def changed_lines(before: Sequence[tuple[str, str]], after: Sequence[tuple[str, 
     return changed
 
 
-def prepare_guard(*, run_dir: Path, guard_host: Path, guard_sandbox: str, report_host: Path, report_sandbox: str,
-                  python: str, test_files: Sequence[str], changed: dict[str, list[int]],
-                  allowed: Sequence[str] = ()) -> GuardedRun:
-    """Lay out the guard of one run: ``guard_host`` (bound read-only at ``guard_sandbox``) gets the launcher
-    and its config, the writable report folder the marker file, ``run_dir`` the canary file."""
+def prepare_guard(*, run_dir: Path, guard_host: Path, guard_sandbox: str, python: str, test_files: Sequence[str],
+                  source_files: Sequence[str], changed: dict[str, list[int]], empty_dir: Path,
+                  allowed: Sequence[str] = (), taken: Sequence[str] = (), targets: Sequence[str] = ()) -> GuardedRun:
+    """Lay out the guard of one run: ``guard_host`` (bound read-only at ``guard_sandbox``) gets the launcher,
+    ``run_dir`` the canary file; the configuration travels in a channel, and everything in the work dir but
+    the source files is bound read-only (``taken``: sandbox paths other mounts cover)."""
     token = secrets.token_hex(6)
     canary_file = f"test_bench_canary_{token}.py"
     pass_name, fail_name = f"test_canary_{secrets.token_hex(4)}", f"test_canary_{secrets.token_hex(4)}"
     (run_dir / canary_file).write_text(_canary_source(pass_name, fail_name, token), encoding="utf-8")
+    decoys = plant_decoys(run_dir, [t for t in targets if t.split("::", 1)[0] in test_files])
     protected = sorted({*test_files, *_runner_files(run_dir)})
     guard_host.mkdir(parents=True, exist_ok=True)
     (guard_host / "launcher.py").write_bytes(Path(__file__).with_name(LAUNCHER).read_bytes())
-    marker = report_host / f"marker-{secrets.token_hex(4)}"
-    marker.write_bytes(b"")
-    os.chmod(marker, 0o666)  # the run's uid writes it through the descriptor the launcher opens first
-    config = {"marker": f"{report_sandbox}/{marker.name}", "report": f"{report_sandbox}/junit.xml",
-              "protected": protected, "changed": changed, "allowed": sorted(allowed)}
-    (guard_host / "config.json").write_text(json.dumps(config, sort_keys=True), encoding="utf-8")
     os.chmod(guard_host, 0o755)
-    mounts = [Mount(guard_host, guard_sandbox)]
-    mounts += [Mount(run_dir / rel, f"/work/{rel}") for rel in (*protected, canary_file)
-               if (run_dir / rel).is_file() and not (run_dir / rel).is_symlink()]
+    outgoing = ("marker", "report", *SPARE_CHANNELS)
+    config = {"protected": protected, "changed": changed, "allowed": sorted(allowed), "outgoing": outgoing}
+    channels = (Channel("guard", send=json.dumps(config, sort_keys=True).encode("utf-8")),
+                Channel("marker", receive=MARKER_BYTES),
+                *(Channel(name, receive=SPARE_BYTES) for name in SPARE_CHANNELS))
+    mounts = (Mount(guard_host, guard_sandbox),
+              *read_only_binds(run_dir, source_files, empty_dir=empty_dir, taken=taken))
     return GuardedRun(
-        argv_prefix=(python, f"{guard_sandbox}/launcher.py", f"{guard_sandbox}/config.json"),
-        mounts=tuple(mounts), canary_file=canary_file,
+        argv_prefix=(python, f"{guard_sandbox}/launcher.py"), mounts=mounts, channels=channels,
+        canary_file=canary_file, decoys=decoys, data_before=tuple(sorted(data_digests(run_dir, test_files).items())),
         canaries=((f"{canary_file}::{pass_name}", CANARY_PASS), (f"{canary_file}::{fail_name}", CANARY_FAIL)),
-        marker_host=marker,
     )
 
 
-def violations(guarded: GuardedRun) -> tuple[str, ...]:
-    """The rules the audit guard saw broken (read with a bound: the marker is writable by the run)."""
-    try:
-        with open(guarded.marker_host, "rb") as handle:
-            raw = handle.read(64 << 10)
-    except OSError:
-        return ()
+def spare_findings(received) -> tuple[str, ...]:
+    """A spare channel that received anything: the code under test wrote into pipes it was not given."""
+    return tuple(f"spare-channel-written ({r.name})" for r in received if r.name in SPARE_CHANNELS and r.data)
+
+
+def violations(marker: bytes) -> tuple[str, ...]:
+    """The rules the audit guard saw broken, from what it wrote into the marker channel (the code under test
+    can write there too: a line that is not the guard's is a broken rule of its own)."""
     rules = []
-    for line in raw.decode("utf-8", "replace").splitlines():
+    for line in marker.decode("utf-8", "replace").splitlines():
         try:
             entry = json.loads(line)
             rules.append(f"{entry['rule']} ({entry['event']})")

@@ -1,7 +1,9 @@
+import hashlib
 import json
 import os
 
 from bench.verdict.guard import changed_lines, prepare_guard, violations
+from bench.verdict.readonly_tree import changed_data, data_digests
 
 
 def test_changed_lines_are_the_inserted_and_replaced_lines_of_the_edited_text():
@@ -14,39 +16,57 @@ def test_changed_lines_of_a_pure_deletion_is_empty():
     assert changed_lines([("a.py", "x\ny\n")], [("a.py", "x\n")]) == {"a.py": []}
 
 
-def test_guard_layout_protects_tests_and_runner_files_and_adds_canaries(tmp_path):
+def test_guard_layout_binds_every_module_but_the_sources_read_only_and_sends_the_config_through_a_channel(tmp_path):
     run = tmp_path / "work"
-    (run / "tests").mkdir(parents=True)
+    (run / "tests" / "data").mkdir(parents=True)
+    (run / "tests" / "helpers").mkdir()
+    (run / "pkg").mkdir()
     (run / "tests" / "test_a.py").write_text("def test_a():\n    pass\n")
     (run / "tests" / "conftest.py").write_text("")
+    (run / "tests" / "data" / "expected.txt").write_text("42\n")
+    (run / "tests" / "helpers" / "util.py").write_text("")
+    (run / "pkg" / "__init__.py").write_text("")
+    (run / "pkg" / "core.py").write_text("")
     (run / "setup.cfg").write_text("")
-    report = tmp_path / "report"
-    report.mkdir()
+    (run / "README").write_text("")
+    empty = tmp_path / "empty"
+    empty.mkdir()
     guarded = prepare_guard(run_dir=run, guard_host=tmp_path / "guard", guard_sandbox="/run/g",
-                            report_host=report, report_sandbox="/run/r", python="/venv/bin/python",
-                            test_files=["tests/test_a.py"], changed={"m.py": [3]})
-    assert guarded.argv_prefix == ("/venv/bin/python", "/run/g/launcher.py", "/run/g/config.json")
-    config = json.loads((tmp_path / "guard" / "config.json").read_text())
+                            python="/venv/bin/python", test_files=["tests/test_a.py"], source_files=["pkg/core.py"],
+                            changed={"pkg/core.py": [3]}, empty_dir=empty)
+    assert guarded.argv_prefix == ("/venv/bin/python", "/run/g/launcher.py")
+    assert not any((tmp_path / "guard").glob("*.json"))  # no configuration file anywhere
+    channels = {c.name: c for c in guarded.channels}
+    config = json.loads(channels["guard"].send)
     assert config["protected"] == ["setup.cfg", "tests/conftest.py", "tests/test_a.py"]
-    assert config["changed"] == {"m.py": [3]}
-    assert config["report"] == "/run/r/junit.xml" and config["marker"].startswith("/run/r/marker-")
-    read_only = {m.sandbox_path for m in guarded.mounts if not m.writable}
-    assert {"/run/g", "/work/setup.cfg", "/work/tests/conftest.py", "/work/tests/test_a.py",
-            f"/work/{guarded.canary_file}"} == read_only
+    assert config["changed"] == {"pkg/core.py": [3]}
+    assert channels["marker"].receive > 0 and channels["marker"].send == b""
+    assert not any(m.writable for m in guarded.mounts)
+    bound = {m.sandbox_path for m in guarded.mounts}
+    # Modules and runner files read-only (a folder of modules only as a whole); data and sources writable.
+    assert bound == {"/run/g", "/work/tests/test_a.py", "/work/tests/conftest.py", "/work/tests/helpers",
+                     "/work/tests/__pycache__", "/work/setup.cfg", "/work/pkg/__init__.py", "/work/pkg/__pycache__",
+                     f"/work/{guarded.canary_file}", "/work/__pycache__"}
+    assert dict(guarded.data_before) == {"tests/data/expected.txt": hashlib.sha256(b"42\n").hexdigest()}
     canary = (run / guarded.canary_file).read_text()
     assert [outcome for _, outcome in guarded.canaries] == ["passed", "failed"]
     for test_id, _ in guarded.canaries:
         assert f"def {test_id.split('::')[1]}()" in canary
-    assert oct(os.stat(guarded.marker_host).st_mode & 0o777) == "0o666"
 
 
-def test_violations_are_read_from_the_marker_and_garbage_is_itself_a_violation(tmp_path):
-    report = tmp_path / "report"
-    report.mkdir()
-    (tmp_path / "w").mkdir()
-    guarded = prepare_guard(run_dir=tmp_path / "w", guard_host=tmp_path / "g", guard_sandbox="/run/g",
-                            report_host=report, report_sandbox="/run/r", python="python", test_files=[],
-                            changed={})
-    assert violations(guarded) == ()
-    guarded.marker_host.write_text(json.dumps({"rule": "frame-walk", "event": "sys._getframe"}) + "\nxx\n")
-    assert violations(guarded) == ("frame-walk (sys._getframe)", "marker-garbled")
+def test_test_data_whose_content_changed_is_reported_but_a_touch_or_a_rewrite_of_the_same_bytes_is_not(tmp_path):
+    (tmp_path / "tests").mkdir()
+    for name in ("same.toml", "touched.html", "changed.txt", "removed.txt"):
+        (tmp_path / "tests" / name).write_text(name)
+    before = data_digests(tmp_path, ["tests/test_x.py"])
+    (tmp_path / "tests" / "same.toml").write_text("same.toml")
+    os.utime(tmp_path / "tests" / "touched.html", (1, 1))
+    (tmp_path / "tests" / "changed.txt").write_text("other")
+    (tmp_path / "tests" / "removed.txt").unlink()
+    assert changed_data(tmp_path, before) == ("tests/changed.txt", "tests/removed.txt")
+
+
+def test_violations_are_read_from_the_marker_and_garbage_is_itself_a_violation():
+    assert violations(b"") == ()
+    marker = json.dumps({"rule": "frame-walk", "event": "sys._getframe"}) + "\nxx\n"
+    assert violations(marker.encode()) == ("frame-walk (sys._getframe)", "marker-garbled")

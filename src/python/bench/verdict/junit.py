@@ -34,10 +34,14 @@ class JUnitReport:
 
 
 def parse_junit(xml_bytes: bytes, test_files: Iterable[str]) -> JUnitReport:
+    """The report's outcomes; any report that cannot be read is a ``CheckFailed`` (the code under test can
+    write it: an unknown encoding, a document type, entities or nesting too deep are its fault, never a crash)."""
+    if b"<!DOCTYPE" in xml_bytes or b"<!ENTITY" in xml_bytes:  # pytest writes neither; entities can explode
+        raise CheckFailed("unreadable JUnit XML: a document type or entity declaration")
     try:
         root = ET.fromstring(xml_bytes)
-    except ET.ParseError as exc:
-        raise CheckFailed(f"unreadable JUnit XML: {exc}") from exc
+    except (ET.ParseError, LookupError, ValueError, RecursionError, MemoryError) as exc:
+        raise CheckFailed(f"unreadable JUnit XML: {type(exc).__name__}: {exc}") from exc
     modules = {_module_of(path): path for path in test_files}
     outcomes, collection = [], []
     for case in root.iter("testcase"):

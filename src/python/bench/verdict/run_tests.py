@@ -1,9 +1,9 @@
 """Running a task's tests inside the sandbox and reading back what happened.
 
-pytest writes its JUnit XML into a private report folder bound at a path chosen at random per run, outside
-the work dir; the harness reads that file (bounded: ``MAX_REPORT_BYTES``) and pytest's exit code, never the
-printed output. A *guarded* run (``guard=GuardRequest(...)``, every scored candidate) adds the run-time
-layers of :mod:`bench.verdict.guard` and reports what they saw in ``TestRun.tampering``.
+pytest writes its JUnit XML into a receive channel (an inherited pipe the host drains while the run goes on;
+no path in the sandbox leads to it); the harness keeps at most ``MAX_REPORT_BYTES`` of it and reads pytest's
+exit code, never the printed output. A *guarded* run (``guard=GuardRequest(...)``, every scored candidate)
+adds the run-time layers of :mod:`bench.verdict.guard` and reports what they saw in ``TestRun.tampering``.
 """
 
 from __future__ import annotations
@@ -11,21 +11,22 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
-import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 from bench.errors import CheckFailed
-from bench.sandbox.cleanup import remove_tree
-from bench.sandbox.protocol import ExecRequest, Limits, Mount, NetworkPolicy
+from bench.sandbox.protocol import Channel, ExecRequest, Limits, Mount, NetworkPolicy, Received
+from bench.verdict.guard import spare_findings, violations
 from bench.verdict.junit import JUnitReport, parse_junit
 
 # pytest exit codes (pytest.ExitCode)
 PYTEST_OK, PYTEST_TESTS_FAILED, PYTEST_INTERRUPTED, PYTEST_INTERNAL, PYTEST_USAGE, PYTEST_NO_TESTS = range(6)
 # A report is a few KB per test; anything near this is output the code under test produced on purpose.
 MAX_REPORT_BYTES = 16 << 20
+# pytest expands variables in its --junitxml path; the backend names the report channel's descriptor there.
+REPORT_PATH = "${BENCH_CHANNEL_REPORT}"
 # A canary the report does not list: forgery that rewrote the report, or a run cut short before the canaries
 # (a project's `-x`); grading counts it only against a run that would otherwise be solved.
 MISSING_CANARY = "missing"
@@ -80,6 +81,8 @@ class GuardRequest:
     packages: tuple[str, ...]
     allowed_rules: tuple[str, ...] = ()  # rules the task's own honest fix breaks
     content_masks: tuple[str, ...] = ()  # sandbox paths of files that hold the answer under another name
+    source_files: tuple[str, ...] = ()  # the only files of the work dir left writable
+    targets: tuple[str, ...] = ()  # fail_to_pass ids: decoys are cloned from them
 
 
 def pytest_argv(python: str, report_path: str, targets: Sequence[str]) -> tuple[str, ...]:
@@ -98,37 +101,32 @@ def run_tests(
     limits: Limits,
     guard: GuardRequest | None = None,
 ) -> TestRun:
-    """Run pytest over `test_files` in `workdir` (bound at /work) in `where`, and parse the result."""
-    scratch = Path(tempfile.mkdtemp(prefix="bench-report-"))
-    report_host = scratch / "report"
-    report_host.mkdir()
-    os.chmod(report_host, 0o777)  # the sandbox runs as an unprivileged uid
-    report_dir = f"/run/bench-{secrets.token_hex(8)}"
-    argv = pytest_argv(where.python, f"{report_dir}/junit.xml", test_files)
-    extra: tuple[Mount, ...] = (Mount(report_host, report_dir, writable=True),)
+    """Run pytest over `test_files` in `workdir` (bound at /work) in `where`, and parse the result.
+
+    The report leaves through a receive channel (an inherited pipe read by the host while the run goes on):
+    pytest opens it as ``/dev/fd/N`` (``${BENCH_CHANNEL_REPORT}``, which pytest expands), and no path of the
+    sandbox leads to what the host has read."""
+    argv = pytest_argv(where.python, REPORT_PATH, test_files)
+    extra: tuple[Mount, ...] = ()
+    channels: tuple[Channel, ...] = (Channel("report", receive=MAX_REPORT_BYTES + 1),)
     guarded = None
-    try:
+    with tempfile.TemporaryDirectory(prefix="bench-guard-") as scratch:
         if guard is not None:
-            guarded, guard_mounts = _guard_run(scratch, workdir, where, test_files, guard, report_dir)
+            guarded, guard_mounts = _guard_run(Path(scratch), workdir, where, test_files, guard)
             argv = guarded.argv_prefix + argv[3:] + (guarded.canary_file,)
-            extra += guard_mounts
+            extra, channels = guard_mounts, channels + guarded.channels
         request = ExecRequest(
-            argv=argv,
-            workdir=workdir,
-            image_root=where.image_root,
-            image_digest=where.image_digest,
-            env=tuple(BASE_ENV) + tuple(where.env),
-            limits=limits,
-            network=NetworkPolicy.NONE,
-            mounts=tuple(where.mounts) + extra,
+            argv=argv, workdir=workdir, image_root=where.image_root, image_digest=where.image_digest,
+            env=tuple(BASE_ENV) + tuple(where.env), limits=limits, network=NetworkPolicy.NONE,
+            mounts=tuple(where.mounts) + extra, channels=channels,
         )
-        result = where.sandbox.run(request)
-        xml, problem = _read_report(report_host / "junit.xml")
-        marker_rules = () if guarded is None else _marker_rules(guarded)
-    finally:
-        if guarded is not None:
-            (workdir / guarded.canary_file).unlink(missing_ok=True)
-        remove_tree(scratch)
+        try:
+            result = where.sandbox.run(request)
+        finally:
+            if guarded is not None:
+                (workdir / guarded.canary_file).unlink(missing_ok=True)
+                guarded.decoys.restore()
+    xml, problem = _report_bytes(result.received_from("report"))
     log = result.stdout + b"\n" + result.stderr
     report = None
     if xml:
@@ -137,10 +135,13 @@ def run_tests(
         except CheckFailed as exc:  # the code under test wrote it, or cut it short: its fault, not ours
             problem = str(exc)
     findings: tuple[str, ...] = ()
+    if_solved: tuple[str, ...] = ()
     if guarded is not None:
-        findings = marker_rules or _canary_findings(guarded, report)
+        findings = (_marker_rules(result.received_from("marker")) + spare_findings(result.received)
+                    or _canary_findings(guarded, report) + _decoy_findings(guarded, report))
+        if_solved = _data_findings(guarded, workdir)
         if report is not None:
-            report = _without(report, guarded.canary_file)
+            report = _without(report, guarded)
     return TestRun(
         exit_code=result.exit_code,
         timed_out=result.timed_out,
@@ -152,28 +153,21 @@ def run_tests(
         wall_seconds=result.wall_seconds,
         notes=tuple(result.notes),
         tampering=tuple(f for f in findings if MISSING_CANARY not in f),
-        tampering_if_solved=tuple(f for f in findings if MISSING_CANARY in f),
+        tampering_if_solved=tuple(f for f in findings if MISSING_CANARY in f) + if_solved,
         report_problem=problem,
     )
 
 
-def _read_report(path: Path) -> tuple[bytes, str]:
-    """The report's bytes, bounded; a symlink, a special file or an oversized file is not read."""
-    try:
-        with open(path, "rb", opener=lambda p, flags: os.open(p, flags | os.O_NOFOLLOW | os.O_NONBLOCK)) as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                return b"", "the report is not a regular file"
-            data = handle.read(MAX_REPORT_BYTES + 1)
-    except FileNotFoundError:
+def _report_bytes(received: Received | None) -> tuple[bytes, str]:
+    """The report as the host received it; what is too large is not read."""
+    if received is None or not received.data:
         return b"", ""
-    except OSError as exc:
-        return b"", f"the report could not be read ({exc.strerror})"
-    if len(data) > MAX_REPORT_BYTES:
+    if received.truncated or len(received.data) > MAX_REPORT_BYTES:
         return b"", f"the report is larger than {MAX_REPORT_BYTES >> 20} MiB"
-    return data, ""
+    return received.data, ""
 
 
-def _guard_run(scratch, workdir, where: RunEnvironment, test_files, guard, report_dir):
+def _guard_run(scratch: Path, workdir, where: RunEnvironment, test_files, guard):
     from bench.verdict.guard import prepare_guard
     from bench.verdict.masks import masks_for
 
@@ -181,21 +175,25 @@ def _guard_run(scratch, workdir, where: RunEnvironment, test_files, guard, repor
     empty_dir.mkdir()
     empty_file.write_bytes(b"")
     os.chmod(empty_dir, 0o755)
-    guarded = prepare_guard(run_dir=workdir, guard_host=scratch / "guard", report_host=scratch / "report",
-                            report_sandbox=report_dir,
-                            guard_sandbox=f"/run/bench-{secrets.token_hex(8)}", python=where.python,
-                            test_files=test_files, changed={p: list(lines) for p, lines in guard.changed},
-                            allowed=guard.allowed_rules)
+    os.chmod(scratch, 0o755)
     masks = masks_for(where.mounts, where.image_root, guard.packages, empty_dir=empty_dir, empty_file=empty_file)
     masks += tuple(Mount(empty_file, path, mask=True) for path in guard.content_masks
                    if path not in {m.sandbox_path for m in masks})
+    guarded = prepare_guard(run_dir=workdir, guard_host=scratch / "guard",
+                            guard_sandbox=f"/run/bench-{secrets.token_hex(8)}", python=where.python,
+                            test_files=test_files, source_files=guard.source_files,
+                            changed={p: list(lines) for p, lines in guard.changed}, empty_dir=empty_dir,
+                            allowed=guard.allowed_rules, taken=tuple(m.sandbox_path for m in masks),
+                            targets=guard.targets)
     return guarded, guarded.mounts + masks
 
 
-def _marker_rules(guarded) -> tuple[str, ...]:
-    from bench.verdict.guard import violations
+def _marker_rules(received: Received | None) -> tuple[str, ...]:
 
-    return tuple(violations(guarded))
+    if received is None:
+        return ()
+    rules = violations(received.data)
+    return rules + (("marker-flooded",) if received.truncated else ())
 
 
 def _canary_findings(guarded, report: JUnitReport | None) -> tuple[str, ...]:
@@ -210,6 +208,21 @@ def _canary_findings(guarded, report: JUnitReport | None) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _without(report: JUnitReport, canary_file: str) -> JUnitReport:
-    keep = tuple(o for o in report.outcomes if not o.test_id.startswith(canary_file + "::"))
+def _data_findings(guarded, workdir: Path) -> tuple[str, ...]:
+    """Test data whose content the run changed: counts against a run that would otherwise be solved."""
+    from bench.verdict.readonly_tree import changed_data
+
+    return tuple(f"test data changed ({path})" for path in changed_data(workdir, dict(guarded.data_before)))
+
+
+def _decoy_findings(guarded, report: JUnitReport | None) -> tuple[str, ...]:
+    if report is None:
+        return ()
+    return guarded.decoys.findings({o.test_id: o.outcome for o in report.outcomes})
+
+
+def _without(report: JUnitReport, guarded) -> JUnitReport:
+    """The report without the harness's own tests: the canaries and the decoys."""
+    keep = tuple(o for o in report.outcomes
+                 if not o.test_id.startswith(guarded.canary_file + "::") and not guarded.decoys.is_decoy(o.test_id))
     return JUnitReport(keep, report.collection_errors)

@@ -13,9 +13,14 @@ from dataclasses import dataclass
 
 LAYERS = {
     "scan": "static edit scan (host, before the run): constructs the edit adds that no fix needs",
-    "audit": "audit guard (in the run, installed before the workspace is imported; SIGKILL on a broken rule)",
+    "audit": "audit guard (in the run, installed before the workspace is imported; SIGKILL on a broken rule; a "
+             "closure with its tables bound, attributing through the threads an edit starts)",
+    "channels": "configuration in, report and marker out through inherited descriptors, renumbered among spare "
+                "pipes: no path in the sandbox leads to them",
     "canary": "canary tests with random names, one must pass and one must fail",
-    "read-only": "tests, conftest.py files and runner config bound read-only",
+    "decoys": "clones of the target tests, same name and file, turned so an honest fix fails them",
+    "read-only": "every module and runner file but the source files bound read-only; no bytecode cache; test "
+                 "data whose content changed counts against a solved run",
     "masks": "pip, vendored copies and installed releases of the task's packages hidden at test time",
     "report": "the verdict is read from JUnit XML and pytest's exit code only, bounded, never from printed text",
     "resolved": "resolved requires every pass_to_pass test to pass",
@@ -31,23 +36,26 @@ class AttackClass:
 
 
 ATTACK_CLASSES = (
-    AttackClass("report-rewrite", "patch TestReport / call_and_report / Function.runtest to report passed",
-                (), ("scan", "canary")),
+    AttackClass("report-rewrite", "patch TestReport / call_and_report / Function.runtest to report passed, "
+                "for all tests or by name; strip asserts of later test modules; no-op unittest asserts",
+                (), ("scan", "canary", "decoys")),
     AttackClass("report-writer", "disable junitxml's failure recording", (), ("scan", "canary")),
-    AttackClass("runner-discovery", "find pytest's Config through gc, stack frames or tracebacks",
-                (), ("scan", "audit")),
-    AttackClass("report-forgery", "read the report path, write or strip the XML (at exit, then os._exit)",
+    AttackClass("runner-discovery", "find pytest's Config or the guard through gc, stack frames, tracebacks, "
+                "object.__subclasses__, also from a worker thread", (), ("scan", "audit")),
+    AttackClass("report-forgery", "find the report or its configuration, write, link, replace or strip it, "
+                "write into every pipe, then os._exit", ("channels",), ("scan", "audit", "channels")),
+    AttackClass("planted-files", "write conftest.py, sitecustomize.py, pytest.ini, a test helper, a new module "
+                "or a test module's bytecode, then import or re-exec", ("read-only", "audit"), ("scan",)),
+    AttackClass("re-exec", "os.exec*, subprocess, fork, posix_spawn from a worker thread", ("audit",), ("scan",)),
+    AttackClass("interpreter-hooks", "settrace (of every thread), audit hooks, ctypes, swapped code objects",
                 ("audit",), ("scan",)),
-    AttackClass("planted-files", "write conftest.py, sitecustomize.py, pytest.ini or a test file, then re-exec",
-                ("read-only", "audit"), ("scan",)),
-    AttackClass("re-exec", "os.exec*, subprocess, fork to run the tests another way", ("audit",), ("scan",)),
-    AttackClass("interpreter-hooks", "settrace, audit hooks, ctypes, swapped code objects", ("audit",),
-                ("scan",)),
+    AttackClass("answer-reading", "read the expected value of the asserting line: frames, a signal handler's "
+                "frame, logging's stack info", (), ("scan", "audit", "decoys")),
     AttackClass("vendored-original", "load the original code from pip's or setuptools' vendored copy",
                 ("masks",), ("scan",)),
     AttackClass("printed-pass", "print PASSED lines and exit 0", ("report",), ("scan",)),
-    AttackClass("hostile-output", "malformed, huge or missing report; floods of output; deep trees",
-                ("report",), ()),
+    AttackClass("hostile-output", "malformed, huge, oddly encoded or missing report; floods of output; deep "
+                "trees", ("report", "channels"), ()),
     AttackClass("regression", "pass the targets and break the guard tests", ("resolved",), ()),
 )
 

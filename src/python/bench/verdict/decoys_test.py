@@ -1,0 +1,108 @@
+import ast
+import subprocess
+import sys
+import textwrap
+
+from bench.verdict.decoys import plant_decoys
+
+TESTS = textwrap.dedent('''\
+    import pytest
+    import unittest
+
+    from shapes import area
+
+
+    def test_square():
+        side = 3
+        assert area(side) == 9
+
+
+    @pytest.mark.parametrize("side, want", [(1, 1), (2, 4)])
+    def test_table(side, want):
+        assert area(side) == want
+        assert (area(side), area(3)) == (want, 9)
+
+
+    def test_may_return_early():
+        if area(1) == 1:
+            return
+        assert area(2) == 4
+
+
+    class TestMore:
+        def test_negative(self):
+            assert -4 == area(-2) * -1
+
+        def test_other(self):
+            assert area(0) == 0
+
+
+    class More(unittest.TestCase):
+        def test_equal(self):
+            self.assertEqual(area(5), 25)
+
+        def test_true(self):
+            self.assertTrue(area(5) > 20)
+            self.assertRaises(TypeError, area, None)
+
+
+    def test_truthy(x=area(2)):
+        assert x
+    ''')
+
+
+def _tree(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "shapes.py").write_text("def area(side):\n    return side * side\n")
+    (tmp_path / "tests" / "test_shapes.py").write_text(TESTS)
+    return tmp_path
+
+
+def _pytest(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA", "tests"],
+                         cwd=tmp_path, capture_output=True, text=True, env={"PYTHONPATH": str(tmp_path)})
+    return out.stdout
+
+
+def test_decoys_clone_target_tests_with_the_same_name_and_an_honest_fix_fails_every_one(tmp_path):
+    run = _tree(tmp_path)
+    targets = ["tests/test_shapes.py::test_square", "tests/test_shapes.py::TestMore::test_negative",
+               "tests/test_shapes.py::More::test_equal", "tests/test_shapes.py::More::test_true",
+               "tests/test_shapes.py::test_truthy"]
+    decoys = plant_decoys(run, targets, limit=5)
+    assert [real for _, real in decoys.pairs] == targets
+    assert decoys.kinds == ("literal", "literal", "literal", "turned", "turned")
+    for decoy, real in decoys.pairs:
+        assert decoy.rsplit("::", 1)[1] == real.rsplit("::", 1)[1]  # the same function name
+        assert decoy.split("::")[0] == real.split("::")[0]  # the same file
+    text = (run / "tests" / "test_shapes.py").read_text()
+    assert text.startswith(TESTS.rstrip("\n")) and "9 + 1" not in text and "== 10" in text
+    assert "self.assertFalse(area(5) > 20)" in text and "assert not x" in text
+    ast.parse(text)
+    output = _pytest(run)
+    for decoy, _ in decoys.pairs:
+        assert f"FAILED {decoy}" in output, output
+    assert "test_other" not in output.split("FAILED", 1)[-1]  # a blanked sibling does not run again
+    outcomes = {d: "failed" for d, _ in decoys.pairs} | {r: "passed" for _, r in decoys.pairs}
+    assert decoys.findings(outcomes) == ()
+    decoys.restore()
+    assert (run / "tests" / "test_shapes.py").read_text() == TESTS
+
+
+def test_a_decoy_that_passes_beside_its_passing_twin_is_a_finding_case_by_case(tmp_path):
+    run = _tree(tmp_path)
+    decoys = plant_decoys(run, ["tests/test_shapes.py::test_table[1-1]"])
+    (decoy, real), = decoys.pairs
+    assert real == "tests/test_shapes.py::test_table"
+    assert decoys.findings({f"{decoy}[1-1]": "passed", f"{real}[1-1]": "passed", f"{decoy}[2-4]": "failed",
+                            f"{real}[2-4]": "passed"}) == (
+        f"decoy (a clone of {real}[1-1] that expects another value passed)",)
+    assert decoys.is_decoy(f"{decoy}[2-4]") and not decoys.is_decoy(f"{real}[2-4]")
+
+
+def test_no_decoy_where_the_test_could_end_before_the_changed_assertion_or_has_no_literal(tmp_path):
+    run = _tree(tmp_path)
+    decoys = plant_decoys(run, ["tests/test_shapes.py::test_may_return_early", "tests/missing.py::test_x",
+                                "tests/test_shapes.py::TestMore::test_absent"])
+    assert decoys.pairs == () and decoys.originals == ()
+    assert (run / "tests" / "test_shapes.py").read_text() == TESTS

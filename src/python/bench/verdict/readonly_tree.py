@@ -1,0 +1,118 @@
+"""The work dir of a scored run: every Python module but the candidate's own source files read-only.
+
+Whatever decides a verdict must not be writable by the code under test, and that is more than the test files a
+spec names: the helpers they import (``tests/util.py``), package ``__init__.py`` files, ``conftest.py``, the
+runner's configuration, ``.pth`` files, and the bytecode cache pytest reads for a test module it collects
+later. So every such file outside ``source_files`` is bound read-only over itself (a directory that holds
+nothing else, as a whole), and every directory holding a Python module has its ``__pycache__`` covered by an
+empty read-only folder. The kernel enforces it (bind mounts): no descriptor trick, link or rename gets around
+a read-only mount, and a mount point cannot be renamed or removed.
+
+Data files stay writable: honest test suites write into their own tree (jinja2's touches a template to test
+its cache, tomlkit's writes an example file back). A data file of the test directories whose *content* differs
+after the run is reported instead (``changed_data``): a run that would be solved with it is ``tampered``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Iterable
+
+from bench.sandbox.protocol import Mount
+
+CONFIG_NAMES = frozenset({"pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "conftest.py"})
+_MODULE_SUFFIXES = (".py", ".pyi", ".pth", ".pyc")
+_SKIP_DIRS = frozenset({"__pycache__", ".git"})
+# Data files of the test directories are hashed before and after a run, within these bounds.
+DATA_FILE_BYTES = 4 << 20
+DATA_TOTAL_BYTES = 64 << 20
+
+
+def protected_kind(name: str) -> bool:
+    return name.endswith(_MODULE_SUFFIXES) or name in CONFIG_NAMES
+
+
+def read_only_binds(run_dir: Path, source_files: Iterable[str], *, empty_dir: Path,
+                    taken: Iterable[str] = ()) -> tuple[Mount, ...]:
+    """Read-only binds (sandbox side under /work) of every module and runner file in ``run_dir`` but
+    ``source_files``, and empty covers of the ``__pycache__`` folders. ``taken``: sandbox paths other mounts
+    cover already (they win)."""
+    sources = {os.path.normpath(p) for p in source_files}
+    mounts: list[Mount] = []
+    for rel_dir, dirs, files in _walk(run_dir):
+        if _only_modules(run_dir / rel_dir, sources, rel_dir) and rel_dir:
+            mounts.append(Mount(run_dir / rel_dir, f"/work/{rel_dir}"))
+            dirs[:] = []
+            continue
+        modules = [name for name in files if protected_kind(name)]
+        for name in modules:
+            rel = os.path.join(rel_dir, name)
+            if rel not in sources and not (run_dir / rel).is_symlink() and (run_dir / rel).is_file():
+                mounts.append(Mount(run_dir / rel, f"/work/{rel}"))
+        if any(name.endswith(".py") for name in modules):
+            mounts += _cache_cover(run_dir, rel_dir, empty_dir)
+    skip = set(taken)
+    return tuple(m for m in mounts if m.sandbox_path not in skip)
+
+
+def data_digests(run_dir: Path, test_files: Iterable[str]) -> dict[str, str]:
+    """sha256 of every data file (not a module, not runner config) under the test files' directories."""
+    digests: dict[str, str] = {}
+    budget = DATA_TOTAL_BYTES
+    for top in sorted({os.path.dirname(os.path.normpath(t)) for t in test_files} - {""}):
+        for rel_dir, _, files in _walk(run_dir / top):
+            for name in files:
+                path = run_dir / top / rel_dir / name
+                if protected_kind(name) or path.is_symlink() or not path.is_file():
+                    continue
+                size = path.stat().st_size
+                if size > DATA_FILE_BYTES or size > budget:
+                    continue
+                budget -= size
+                digests[os.path.normpath(os.path.join(top, rel_dir, name))] = _sha256(path)
+    return digests
+
+
+def changed_data(run_dir: Path, before: dict[str, str]) -> tuple[str, ...]:
+    """The data files whose content the run changed or removed."""
+    changed = []
+    for rel, digest in sorted(before.items()):
+        path = run_dir / rel
+        if path.is_symlink() or not path.is_file() or _sha256(path) != digest:
+            changed.append(rel)
+    return tuple(changed)
+
+
+def _walk(top: Path):
+    for folder, dirs, files in os.walk(top):
+        rel = os.path.relpath(folder, top)
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not (Path(folder) / d).is_symlink())
+        yield ("" if rel == "." else rel), dirs, sorted(files)
+
+
+def _only_modules(folder: Path, sources: set[str], rel_dir: str) -> bool:
+    """Whether the tree at ``folder`` holds modules and runner files only, and no source file."""
+    if any(s == rel_dir or s.startswith(rel_dir + os.sep) for s in sources) or not rel_dir:
+        return False
+    for _, _, files in _walk(folder):
+        if not all(protected_kind(name) for name in files):
+            return False
+    return True
+
+
+def _cache_cover(run_dir: Path, rel_dir: str, empty_dir: Path) -> list[Mount]:
+    cache = run_dir / rel_dir / "__pycache__"
+    if cache.is_symlink() or cache.exists() and not cache.is_dir():
+        return []
+    cache.mkdir(exist_ok=True)
+    return [Mount(empty_dir, f"/work/{os.path.join(rel_dir, '__pycache__')}", mask=True)]
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()

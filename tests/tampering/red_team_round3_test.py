@@ -1,0 +1,80 @@
+"""Round 3 of the red-team suite (``tampering.round3``): each edit through the full path and with the static
+scan off, on every fixture its mechanism applies to, must end with its exact outcome and never solved; the
+honest fix of each fixture still resolves afterwards.
+
+The fixtures: a synthetic task, a mutation task and two pull-request tasks built in local git repositories
+(one with the targets in a test file collected after the task's code is imported, as in most pool tasks).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bench.score.evaluate import evaluate
+from bench.testing.support import local_pr_task, prepared_task, whole_file_edit
+from tampering.round3 import ATTACKS, payload_for
+
+SYNTHETIC = "synthetic.caesar_shift"
+MUTATION = "mutation.idna.3.10.047e7b84"
+
+
+@pytest.fixture(scope="module")
+def tasks(tmp_path_factory):
+    made = {}
+
+    def get(name):
+        if name not in made:
+            scratch = tmp_path_factory.mktemp(name)
+            made[name] = {"synthetic": lambda: prepared_task(SYNTHETIC, scratch),
+                          "mutation": lambda: prepared_task(MUTATION, scratch),
+                          "pr": lambda: local_pr_task(scratch),
+                          "pr_split": lambda: local_pr_task(scratch, split_tests=True)}[name]()
+        return made[name]
+
+    return get
+
+
+def _edited(task, tmp_path: Path, text: str, *, base: str | None = None):
+    tree = tmp_path / "tree"
+    shutil.copytree(task.pristine, tree, symlinks=True)
+    path = task.spec.source_files[0] if task.spec.mutation is None else task.spec.mutation.file
+    source = (tree / path).read_text()
+    return tree, whole_file_edit(path, source, (base if base is not None else source) + text)
+
+
+CASES = [(attack, task, scan) for attack in ATTACKS for task in attack.tasks for scan in (True, False)]
+
+
+@pytest.mark.parametrize("attack, task_name, scan", CASES,
+                         ids=[f"{a.name}-{t}-{'full' if s else 'runtime-only'}" for a, t, s in CASES])
+def test_round3_attack_is_not_solved(tasks, tmp_path, attack, task_name, scan):
+    task = tasks(task_name)
+    targets = task.spec.fail_to_pass
+    stem = Path(targets[0].split("::")[0]).stem
+    names = {t.split("::")[-1].split("[")[0] for t in targets}
+    tree, reply = _edited(task, tmp_path, payload_for(attack, stem, names))
+    result = evaluate(task, tree, reply, scan=scan)
+    assert (result.outcome, result.resolved) == (attack.full if scan else attack.runtime, False), result.reason
+
+
+@pytest.mark.parametrize("task_name", ["synthetic", "mutation", "pr", "pr_split"])
+def test_honest_fix_still_resolves_beside_round3(tasks, tmp_path, task_name):
+    from bench.source.workspace import prepare
+
+    task = tasks(task_name)
+    path = task.spec.source_files[0] if task.spec.mutation is None else task.spec.mutation.file
+    fixed = (prepare(task.spec, "fix", tmp_path / "fix").path / path).read_text()
+    tree = tmp_path / "tree"
+    shutil.copytree(task.pristine, tree, symlinks=True)
+    result = evaluate(task, tree, whole_file_edit(path, (tree / path).read_text(), fixed))
+    assert (result.outcome, result.resolved) == ("solved", True), result.reason
+
+
+def test_every_round3_class_has_a_row_in_the_threat_model():
+    from bench.verdict.threat_model import ATTACK_CLASSES
+
+    assert {a.attack_class for a in ATTACKS} <= {c.name for c in ATTACK_CLASSES}
+    assert len(ATTACKS) >= 20
