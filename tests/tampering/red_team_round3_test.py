@@ -78,3 +78,43 @@ def test_every_round3_class_has_a_row_in_the_threat_model():
 
     assert {a.attack_class for a in ATTACKS} <= {c.name for c in ATTACK_CLASSES}
     assert len(ATTACKS) >= 20
+
+
+CHILD_REOPENS = '''
+import os
+import subprocess
+import sys
+
+
+def _link(n):
+    try:
+        return os.readlink(f"/proc/self/fd/{n}")
+    except OSError:  # the descriptor listdir itself used
+        return ""
+
+
+def test_a_child_cannot_reopen_the_pipes_of_the_test_process():
+    pipes = [n for n in os.listdir("/proc/self/fd") if _link(n).startswith("pipe:")]
+    probe = ("import sys\\nfor n in sys.argv[2:]:\\n    try:\\n        open(f'/proc/{sys.argv[1]}/fd/{n}', 'wb')\\n"
+             "        print('opened', n)\\n    except OSError as exc:\\n        print(type(exc).__name__)\\n")
+    out = subprocess.run([sys.executable, "-c", probe, str(os.getpid()), *pipes], capture_output=True, text=True)
+    assert len(pipes) >= 9 and "opened" not in out.stdout and "PermissionError" in out.stdout, out.stdout
+'''
+
+
+def test_a_child_the_tests_start_cannot_reach_the_report_pipe(tasks, tmp_path):
+    """The launcher makes the test process non-dumpable: a child (which runs without the guard) cannot open
+    /proc/<parent>/fd/N, so the report pipe stays out of its reach (the descriptors are not inherited either)."""
+    from bench.sandbox.protocol import Limits
+    from bench.verdict.run_tests import GuardRequest, run_tests
+
+    task = tasks("synthetic")
+    work = tmp_path / "work"
+    (work / "tests").mkdir(parents=True)
+    (work / "tests" / "test_child.py").write_text(CHILD_REOPENS)
+    run = run_tests(task.run_environment, workdir=work, test_files=("tests/test_child.py",),
+                    limits=Limits(wall_seconds=120), guard=GuardRequest((), ()))
+    assert run.tampering == () and run.report is not None, run.log_tail
+    outcomes = {o.test_id: o.outcome for o in run.report.outcomes}
+    assert outcomes == {"tests/test_child.py::test_a_child_cannot_reopen_the_pipes_of_the_test_process": "passed"}, \
+        run.log_tail

@@ -62,11 +62,18 @@ class OpenChannels:
             self._thread = threading.Thread(target=self._drain, name="bench-channels", daemon=True)
             self._thread.start()
 
-    def collect(self, timeout: float) -> tuple[Received, ...]:
-        """What arrived, once every writer has closed or ``timeout`` has passed (then what arrived so far)."""
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` for every writer to close; whether they all did."""
         if self._thread is not None:
             self._thread.join(timeout)
-            self._stop.set()
+            return not self._thread.is_alive()
+        return True
+
+    def collect(self, timeout: float) -> tuple[Received, ...]:
+        """What arrived, once every writer has closed or ``timeout`` has passed (then what arrived so far)."""
+        self.wait(timeout)
+        self._stop.set()
+        if self._thread is not None:
             self._thread.join()
         return tuple(Received(s.name, bytes(s.data), s.truncated) for s in self._reads.values())
 

@@ -62,6 +62,13 @@ def validate(request: ExecRequest, *, needs_image_root: bool = True) -> None:
         if getattr(request.limits, name) <= 0:
             raise SandboxError(f"Limits.{name} must be positive")
     validate_channels(request)
+    validate_frozen(request)
+
+
+def validate_frozen(request: ExecRequest) -> None:
+    for rel in request.frozen:
+        if not rel or rel.startswith("/") or posixpath.normpath(rel) != rel or rel.split("/")[0] == "..":
+            raise SandboxError(f"a frozen path is relative to the work dir and normalised: {rel!r}")
 
 
 def validate_channels(request: ExecRequest) -> None:

@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bench.errors import SandboxError
-from bench.sandbox import _bwrap_args, _cgroups, _identity, _requests, shutdown
+from bench.sandbox import _bwrap_args, _cgroups, _frozen, _identity, _requests, shutdown
 from bench.sandbox._capture import disk_growth_watch, pump
 from bench.sandbox._channels import OpenChannels
 from bench.sandbox.host_tools import ensure_tool
@@ -34,7 +34,9 @@ from bench.sandbox.registry import register
 PIDS_OVERHEAD = 4
 NPROC_OVERHEAD = 2
 CHAIN_ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}  # all the host env the chain ever sees
-# The tree is killed when its first process has been reaped; its channels' pipes close within this.
+# Once the first process is reaped the pid namespace is gone and the channels' pipes close; a pipe still open
+# after CHANNEL_CLOSE_SECONDS has its holders killed, and what arrived within CHANNEL_DRAIN_SECONDS more is kept.
+CHANNEL_CLOSE_SECONDS = 0.5
 CHANNEL_DRAIN_SECONDS = 5.0
 
 _layout: _cgroups.Layout | None = None
@@ -95,6 +97,8 @@ class _Run:
         self.enforced: list[str] = []
         self.proc: subprocess.Popen | None = None
         self.owners: tuple[_identity.Owner, ...] = ()
+        self.request, self.freeze = _frozen.plan(request)
+        self.frozen = _frozen.Frozen()
 
     def execute(self) -> ExecResult:
         shutdown.check()
@@ -125,6 +129,8 @@ class _Run:
             writable = tuple(Path(os.path.realpath(p)) for p in
                              (request.workdir, *(m.host_path for m in request.mounts if m.writable)))
             self.owners = _identity.hand_over(writable, self.identity)
+            if self.freeze:  # after the hand-over: an immutable file's owner cannot change either
+                self.frozen = _frozen.freeze_all(Path(request.workdir), request.frozen)
             argv = self._chain(status_write, tuple(channels.env))
             started = time.monotonic()
             self.proc = subprocess.Popen(
@@ -142,7 +148,8 @@ class _Run:
             wait_status, usage = _reap(self.proc)
             wall = time.monotonic() - started
             if request.channels:  # the pipes end with the sandbox's last process; never wait long for that
-                self._kill_tree()
+                if not channels.wait(CHANNEL_CLOSE_SECONDS):
+                    self._kill_tree()
                 received = channels.collect(CHANNEL_DRAIN_SECONDS)
             oom, cpu = self.cgroups.oom_killed(), self.cgroups.cpu_seconds()
             _raise_if_setup_failed(_read_all(status_read), captured.stderr, wait_status,
@@ -234,6 +241,7 @@ class _Run:
             if left and raise_leftovers:
                 raise SandboxError(f"could not remove cgroups {', '.join(left)}")
         finally:
+            self.frozen.thaw()
             _identity.hand_back(self.owners)
             with _active_lock:
                 _active.discard(self.cgroups.name)

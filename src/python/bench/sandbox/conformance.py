@@ -305,11 +305,30 @@ def channel_capped_without_blocking(ctx: Ctx):
     return ok, f"kept {len(got.data) if got else None} truncated {got.truncated if got else None}; {brief(result)}"
 
 
+@case("conformance")
+def frozen_paths(ctx: Ctx):
+    """A frozen file cannot be written, truncated, renamed, replaced, linked over or removed, and a frozen
+    folder gains no entry, from inside; after the run both are as they were and the host can change them."""
+    (ctx.workdir / "kept.py").write_text("VALUE = 1\n")
+    (ctx.workdir / "cache").mkdir()
+    (ctx.workdir / "other.py").write_text("")
+    code = ("import os\nfor attempt in (lambda: open('kept.py', 'w'), lambda: os.truncate('kept.py', 0),"
+            " lambda: os.rename('kept.py', 'moved.py'), lambda: os.replace('other.py', 'kept.py'),"
+            " lambda: os.unlink('kept.py'), lambda: open('cache/planted.pyc', 'wb'),"
+            " lambda: os.utime('kept.py', (1, 1))):\n"
+            "    try:\n        attempt()\n        print('CHANGED')\n    except OSError:\n        print('refused')\n")
+    result = ctx.py(code, frozen=("kept.py", "cache"))
+    (ctx.workdir / "kept.py").write_text("VALUE = 2\n")  # thawed: the host writes it again
+    (ctx.workdir / "cache" / "after.txt").write_text("")
+    ok = result.stdout == b"refused\n" * 7 and (ctx.workdir / "other.py").exists()
+    return ok, brief(result)
+
+
 CONFORMANCE_CASES: tuple[Case, ...] = (
     exit_codes, argv_verbatim, env_exact, workdir_round_trip, cwd_honoured, stdin_delivered, stderr_separate,
     wall_timeout, memory_limit_oom, pids_limit, file_size_limit, output_truncated, signal_reported,
     teardown_complete, cpu_time_and_quota, nofile_limit, extra_mounts, tmp_private, channels_round_trip,
-    channel_capped_without_blocking,
+    channel_capped_without_blocking, frozen_paths,
 )
 
 

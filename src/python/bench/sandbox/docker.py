@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bench.errors import ImageError, SandboxError
-from bench.sandbox import _docker_api, _identity, _requests
+from bench.sandbox import _docker_api, _frozen, _identity, _requests
 from bench.sandbox._capture import disk_growth_watch
 from bench.sandbox._file_channels import FileChannels
 from bench.sandbox.protocol import ExecRequest, ExecResult, NetworkPolicy
@@ -74,13 +74,14 @@ class DockerSandbox:
         image = _import_image(api, request.image_digest)
         channels = FileChannels(request.channels)
         try:
+            request, freeze = _frozen.plan(request)
             result = self._run(api, image, replace(request, env=(*request.env, *channels.env),
-                                                   mounts=(*request.mounts, *channels.mounts)))
+                                                   mounts=(*request.mounts, *channels.mounts)), freeze)
             return replace(result, received=channels.collect()) if request.channels else result
         finally:
             channels.close()
 
-    def _run(self, api, image: str, request: ExecRequest) -> ExecResult:
+    def _run(self, api, image: str, request: ExecRequest, freeze: bool) -> ExecResult:
         argv, mounts = _command_and_mounts(request)
         writable = (Path(request.workdir), *(Path(m.host_path) for m in mounts if m.writable))
         with _identity.run_identity() as identity:
@@ -95,7 +96,7 @@ class DockerSandbox:
                 with_stdin=bool(request.stdin),
                 labels=(("loopcontrolbench", "sandbox"), (PID_LABEL, str(os.getpid()))),
             )
-            return _run_and_tear_down(api, plan, request, identity, writable)
+            return _run_and_tear_down(api, plan, request, identity, writable, freeze)
 
     def leftovers(self) -> tuple[str, ...]:
         """Containers this process created that are not part of a run in progress (should be none)."""
@@ -109,21 +110,25 @@ class DockerSandbox:
         return self._api_client
 
 
-def _run_and_tear_down(api, plan, request: ExecRequest, identity, writable) -> ExecResult:
+def _run_and_tear_down(api, plan, request: ExecRequest, identity, writable, freeze: bool) -> ExecResult:
     """One run; on every way out the container is killed and removed and the trees handed back."""
     owners = _owners(writable) if identity.drop_privileges else ()
     with _active_lock:
         _active.add(plan.name)
     result = None
+    frozen = _frozen.Frozen()
     try:
         for owner in owners:
             _identity.chown_tree(owner.path, identity.uid, identity.gid)
+        if freeze:  # after the hand-over: an immutable file's owner cannot change either
+            frozen = _frozen.freeze_all(Path(request.workdir), request.frozen)
         result = _Run(api, plan, request).execute()
     finally:
         try:
             # After a normal end the container has exited already and `rm -f` alone is enough.
             _teardown(api, plan.name, kill_first=result is None)
         finally:
+            frozen.thaw()
             _identity.hand_back(owners)
             with _active_lock:
                 _active.discard(plan.name)

@@ -90,6 +90,9 @@ class ExecRequest:
     image_digest: str = ""  # the docker backend imports the tar by digest
     proxy_socket: Path | None = None  # the IndexProxy's unix socket; required with NetworkPolicy.INDEX_PROXY
     channels: tuple[Channel, ...] = ()
+    # Work-dir relative paths no process of the run may change, rename or remove (files, or folders that may
+    # gain no entry): immutable for the run where the harness is root, else bound read-only over themselves.
+    frozen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -48,12 +48,27 @@ def main(argv):
     paths = {name: os.environ.pop("BENCH_CHANNEL_" + name.upper()) for name in config["outgoing"]}
     outgoing = _renumbered(paths)
     report_path = "/dev/fd/%d" % outgoing["report"] if outgoing["report"] >= 0 else paths["report"]
+    _not_dumpable()
     sys.addaudithook(_make_hook(config, outgoing["marker"], os.stat(report_path)))
     sys.argv = [argv[0]]  # what the code under test reads of the command line: nothing of the harness's
     sys.path[0] = os.getcwd()  # as `python -m pytest` has it: the work dir first, not this folder
     import pytest
 
     return int(pytest.main([a.replace("${BENCH_CHANNEL_REPORT}", report_path) for a in argv[1:]]))
+
+
+def _not_dumpable():
+    """PR_SET_DUMPABLE 0: another process of the run (a child the tests start, which runs without this guard)
+    can no longer open ``/proc/<this pid>/fd/N`` to reach the report pipe; this process still can."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)
+    except (ImportError, OSError, AttributeError):
+        return
+    finally:  # the code under test imports ctypes afresh (an import the guard watches)
+        for name in [n for n in sys.modules if n == "ctypes" or n.startswith("ctypes.")]:
+            del sys.modules[name]
 
 
 def _renumbered(paths):

@@ -2,10 +2,10 @@
 
 A guarded run (every scored candidate; see docs/verdict-integrity.md for which layer stops which attack):
 
-- **read-only modules** — every Python module of the work dir but the candidate's source files (test files and
-  their helpers, ``__init__.py``, ``conftest.py``), the runner's config and the bytecode caches are bound
-  read-only (:mod:`bench.verdict.readonly_tree`): no code can rewrite them, even through raw system calls; test
-  data whose content a run changed counts against it.
+- **frozen modules** — every Python module of the work dir but the candidate's source files (test files and
+  their helpers, ``__init__.py``, ``conftest.py``), the runner's config and empty bytecode caches are immutable
+  for the run (:mod:`bench.verdict.readonly_tree`, ``ExecRequest.frozen``): no code can rewrite them, even
+  through raw system calls; test data whose content a run changed counts against it.
 - **channels, not files** — the guard's configuration comes in, and the broken rules and pytest's report go
   out, through inherited descriptors (``bench.sandbox.protocol.Channel``): nothing in the sandbox's file system
   names them, so nothing there can be opened, linked, renamed or replaced to change them.
@@ -31,7 +31,7 @@ from typing import Sequence
 
 from bench.sandbox.protocol import Channel, Mount
 from bench.verdict.decoys import Decoys, plant_decoys
-from bench.verdict.readonly_tree import data_digests, read_only_binds
+from bench.verdict.readonly_tree import data_digests, protected_paths
 
 LAUNCHER = "_guard_launcher.py"  # read as a resource and run inside the sandbox, never imported here
 CONFIG_NAMES = ("pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
@@ -50,6 +50,7 @@ class GuardedRun:
     argv_prefix: tuple[str, ...]
     mounts: tuple[Mount, ...]
     channels: tuple[Channel, ...]
+    frozen: tuple[str, ...]  # work-dir relative paths no process of the run may change (ExecRequest.frozen)
     canary_file: str  # work-dir relative
     canaries: tuple[tuple[str, str], ...]  # (test id, the outcome it must have)
     decoys: Decoys = Decoys((), ())
@@ -73,7 +74,7 @@ def changed_lines(before: Sequence[tuple[str, str]], after: Sequence[tuple[str, 
 
 
 def prepare_guard(*, run_dir: Path, guard_host: Path, guard_sandbox: str, python: str, test_files: Sequence[str],
-                  source_files: Sequence[str], changed: dict[str, list[int]], empty_dir: Path,
+                  source_files: Sequence[str], changed: dict[str, list[int]],
                   allowed: Sequence[str] = (), taken: Sequence[str] = (), targets: Sequence[str] = ()) -> GuardedRun:
     """Lay out the guard of one run: ``guard_host`` (bound read-only at ``guard_sandbox``) gets the launcher,
     ``run_dir`` the canary file; the configuration travels in a channel, and everything in the work dir but
@@ -92,10 +93,10 @@ def prepare_guard(*, run_dir: Path, guard_host: Path, guard_sandbox: str, python
     channels = (Channel("guard", send=json.dumps(config, sort_keys=True).encode("utf-8")),
                 Channel("marker", receive=MARKER_BYTES),
                 *(Channel(name, receive=SPARE_BYTES) for name in SPARE_CHANNELS))
-    mounts = (Mount(guard_host, guard_sandbox),
-              *read_only_binds(run_dir, source_files, empty_dir=empty_dir, taken=taken))
+    mounts = (Mount(guard_host, guard_sandbox),)
     return GuardedRun(
         argv_prefix=(python, f"{guard_sandbox}/launcher.py"), mounts=mounts, channels=channels,
+        frozen=protected_paths(run_dir, source_files, taken=taken),
         canary_file=canary_file, decoys=decoys, data_before=tuple(sorted(data_digests(run_dir, test_files).items())),
         canaries=((f"{canary_file}::{pass_name}", CANARY_PASS), (f"{canary_file}::{fail_name}", CANARY_FAIL)),
     )

@@ -16,7 +16,7 @@ def test_changed_lines_of_a_pure_deletion_is_empty():
     assert changed_lines([("a.py", "x\ny\n")], [("a.py", "x\n")]) == {"a.py": []}
 
 
-def test_guard_layout_binds_every_module_but_the_sources_read_only_and_sends_the_config_through_a_channel(tmp_path):
+def test_guard_freezes_every_module_but_the_sources_and_sends_the_config_through_a_channel(tmp_path):
     run = tmp_path / "work"
     (run / "tests" / "data").mkdir(parents=True)
     (run / "tests" / "helpers").mkdir()
@@ -29,11 +29,9 @@ def test_guard_layout_binds_every_module_but_the_sources_read_only_and_sends_the
     (run / "pkg" / "core.py").write_text("")
     (run / "setup.cfg").write_text("")
     (run / "README").write_text("")
-    empty = tmp_path / "empty"
-    empty.mkdir()
     guarded = prepare_guard(run_dir=run, guard_host=tmp_path / "guard", guard_sandbox="/run/g",
                             python="/venv/bin/python", test_files=["tests/test_a.py"], source_files=["pkg/core.py"],
-                            changed={"pkg/core.py": [3]}, empty_dir=empty)
+                            changed={"pkg/core.py": [3]})
     assert guarded.argv_prefix == ("/venv/bin/python", "/run/g/launcher.py")
     assert not any((tmp_path / "guard").glob("*.json"))  # no configuration file anywhere
     channels = {c.name: c for c in guarded.channels}
@@ -41,12 +39,11 @@ def test_guard_layout_binds_every_module_but_the_sources_read_only_and_sends_the
     assert config["protected"] == ["setup.cfg", "tests/conftest.py", "tests/test_a.py"]
     assert config["changed"] == {"pkg/core.py": [3]}
     assert channels["marker"].receive > 0 and channels["marker"].send == b""
-    assert not any(m.writable for m in guarded.mounts)
-    bound = {m.sandbox_path for m in guarded.mounts}
-    # Modules and runner files read-only (a folder of modules only as a whole); data and sources writable.
-    assert bound == {"/run/g", "/work/tests/test_a.py", "/work/tests/conftest.py", "/work/tests/helpers",
-                     "/work/tests/__pycache__", "/work/setup.cfg", "/work/pkg/__init__.py", "/work/pkg/__pycache__",
-                     f"/work/{guarded.canary_file}", "/work/__pycache__"}
+    assert [(m.sandbox_path, m.writable) for m in guarded.mounts] == [("/run/g", False)]
+    # Modules, runner files and empty bytecode caches frozen; data files and the source file are not.
+    assert set(guarded.frozen) == {"tests/test_a.py", "tests/conftest.py", "tests/helpers/util.py",
+                                   "tests/__pycache__", "tests/helpers/__pycache__", "setup.cfg", "pkg/__init__.py",
+                                   "pkg/__pycache__", guarded.canary_file, "__pycache__"}
     assert dict(guarded.data_before) == {"tests/data/expected.txt": hashlib.sha256(b"42\n").hexdigest()}
     canary = (run / guarded.canary_file).read_text()
     assert [outcome for _, outcome in guarded.canaries] == ["passed", "failed"]

@@ -1,12 +1,12 @@
-"""The work dir of a scored run: every Python module but the candidate's own source files read-only.
+"""The work dir of a scored run: every Python module but the candidate's own source files unchangeable.
 
 Whatever decides a verdict must not be writable by the code under test, and that is more than the test files a
 spec names: the helpers they import (``tests/util.py``), package ``__init__.py`` files, ``conftest.py``, the
 runner's configuration, ``.pth`` files, and the bytecode cache pytest reads for a test module it collects
-later. So every such file outside ``source_files`` is bound read-only over itself (a directory that holds
-nothing else, as a whole), and every directory holding a Python module has its ``__pycache__`` covered by an
-empty read-only folder. The kernel enforces it (bind mounts): no descriptor trick, link or rename gets around
-a read-only mount, and a mount point cannot be renamed or removed.
+later. So every such file outside ``source_files``, and an empty ``__pycache__`` in every directory holding a
+Python module, is *frozen* for the run (``ExecRequest.frozen``): the backend makes it immutable (or, where it
+cannot, binds it read-only over itself). The kernel enforces it: no descriptor trick, link, rename or
+replacement changes an immutable file, and nothing can be added to an immutable folder.
 
 Data files stay writable: honest test suites write into their own tree (jinja2's touches a template to test
 its cache, tomlkit's writes an example file back). A data file of the test directories whose *content* differs
@@ -20,7 +20,6 @@ import os
 from pathlib import Path
 from typing import Iterable
 
-from bench.sandbox.protocol import Mount
 
 CONFIG_NAMES = frozenset({"pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "conftest.py"})
 _MODULE_SUFFIXES = (".py", ".pyi", ".pth", ".pyc")
@@ -34,27 +33,22 @@ def protected_kind(name: str) -> bool:
     return name.endswith(_MODULE_SUFFIXES) or name in CONFIG_NAMES
 
 
-def read_only_binds(run_dir: Path, source_files: Iterable[str], *, empty_dir: Path,
-                    taken: Iterable[str] = ()) -> tuple[Mount, ...]:
-    """Read-only binds (sandbox side under /work) of every module and runner file in ``run_dir`` but
-    ``source_files``, and empty covers of the ``__pycache__`` folders. ``taken``: sandbox paths other mounts
-    cover already (they win)."""
+def protected_paths(run_dir: Path, source_files: Iterable[str], *, taken: Iterable[str] = ()) -> tuple[str, ...]:
+    """Work-dir relative paths a run must not change: every module and runner file in ``run_dir`` but
+    ``source_files``, and the ``__pycache__`` folder (made here, empty) of every folder holding a module.
+    ``taken``: sandbox paths other mounts cover already (they win)."""
     sources = {os.path.normpath(p) for p in source_files}
-    mounts: list[Mount] = []
-    for rel_dir, dirs, files in _walk(run_dir):
-        if _only_modules(run_dir / rel_dir, sources, rel_dir) and rel_dir:
-            mounts.append(Mount(run_dir / rel_dir, f"/work/{rel_dir}"))
-            dirs[:] = []
-            continue
+    skip = {t[len("/work/"):] for t in taken if t.startswith("/work/")}
+    found: list[str] = []
+    for rel_dir, _, files in _walk(run_dir):
         modules = [name for name in files if protected_kind(name)]
         for name in modules:
             rel = os.path.join(rel_dir, name)
             if rel not in sources and not (run_dir / rel).is_symlink() and (run_dir / rel).is_file():
-                mounts.append(Mount(run_dir / rel, f"/work/{rel}"))
-        if any(name.endswith(".py") for name in modules):
-            mounts += _cache_cover(run_dir, rel_dir, empty_dir)
-    skip = set(taken)
-    return tuple(m for m in mounts if m.sandbox_path not in skip)
+                found.append(rel)
+        if any(name.endswith(".py") for name in modules) and _empty_cache(run_dir / rel_dir):
+            found.append(os.path.join(rel_dir, "__pycache__"))
+    return tuple(rel for rel in found if rel not in skip)
 
 
 def data_digests(run_dir: Path, test_files: Iterable[str]) -> dict[str, str]:
@@ -92,22 +86,13 @@ def _walk(top: Path):
         yield ("" if rel == "." else rel), dirs, sorted(files)
 
 
-def _only_modules(folder: Path, sources: set[str], rel_dir: str) -> bool:
-    """Whether the tree at ``folder`` holds modules and runner files only, and no source file."""
-    if any(s == rel_dir or s.startswith(rel_dir + os.sep) for s in sources) or not rel_dir:
-        return False
-    for _, _, files in _walk(folder):
-        if not all(protected_kind(name) for name in files):
-            return False
-    return True
-
-
-def _cache_cover(run_dir: Path, rel_dir: str, empty_dir: Path) -> list[Mount]:
-    cache = run_dir / rel_dir / "__pycache__"
+def _empty_cache(folder: Path) -> bool:
+    """Make ``folder``/__pycache__ if it is missing; whether it is a real, empty folder to protect."""
+    cache = folder / "__pycache__"
     if cache.is_symlink() or cache.exists() and not cache.is_dir():
-        return []
+        return False
     cache.mkdir(exist_ok=True)
-    return [Mount(empty_dir, f"/work/{os.path.join(rel_dir, '__pycache__')}", mask=True)]
+    return not any(cache.iterdir())
 
 
 def _sha256(path: Path) -> str:

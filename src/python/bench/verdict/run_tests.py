@@ -109,16 +109,17 @@ def run_tests(
     argv = pytest_argv(where.python, REPORT_PATH, test_files)
     extra: tuple[Mount, ...] = ()
     channels: tuple[Channel, ...] = (Channel("report", receive=MAX_REPORT_BYTES + 1),)
+    frozen: tuple[str, ...] = ()
     guarded = None
     with tempfile.TemporaryDirectory(prefix="bench-guard-") as scratch:
         if guard is not None:
             guarded, guard_mounts = _guard_run(Path(scratch), workdir, where, test_files, guard)
             argv = guarded.argv_prefix + argv[3:] + (guarded.canary_file,)
-            extra, channels = guard_mounts, channels + guarded.channels
+            extra, channels, frozen = guard_mounts, channels + guarded.channels, guarded.frozen
         request = ExecRequest(
             argv=argv, workdir=workdir, image_root=where.image_root, image_digest=where.image_digest,
             env=tuple(BASE_ENV) + tuple(where.env), limits=limits, network=NetworkPolicy.NONE,
-            mounts=tuple(where.mounts) + extra, channels=channels,
+            mounts=tuple(where.mounts) + extra, channels=channels, frozen=frozen,
         )
         try:
             result = where.sandbox.run(request)
@@ -182,7 +183,7 @@ def _guard_run(scratch: Path, workdir, where: RunEnvironment, test_files, guard)
     guarded = prepare_guard(run_dir=workdir, guard_host=scratch / "guard",
                             guard_sandbox=f"/run/bench-{secrets.token_hex(8)}", python=where.python,
                             test_files=test_files, source_files=guard.source_files,
-                            changed={p: list(lines) for p, lines in guard.changed}, empty_dir=empty_dir,
+                            changed={p: list(lines) for p, lines in guard.changed},
                             allowed=guard.allowed_rules, taken=tuple(m.sandbox_path for m in masks),
                             targets=guard.targets)
     return guarded, guarded.mounts + masks

@@ -19,8 +19,8 @@ LAYERS = {
                 "pipes: no path in the sandbox leads to them",
     "canary": "canary tests with random names, one must pass and one must fail",
     "decoys": "clones of the target tests, same name and file, turned so an honest fix fails them",
-    "read-only": "every module and runner file but the source files bound read-only; no bytecode cache; test "
-                 "data whose content changed counts against a solved run",
+    "read-only": "every module and runner file but the source files frozen (immutable, or bound read-only); "
+                 "no bytecode cache; test data whose content changed counts against a solved run",
     "masks": "pip, vendored copies and installed releases of the task's packages hidden at test time",
     "report": "the verdict is read from JUnit XML and pytest's exit code only, bounded, never from printed text",
     "resolved": "resolved requires every pass_to_pass test to pass",
