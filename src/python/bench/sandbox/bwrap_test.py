@@ -210,17 +210,18 @@ def test_sigkill_of_the_harness_leaves_no_sandbox_processes(image, tmp_path):
 
 def test_sweep_kills_what_still_runs_in_a_dead_harness_group_and_removes_it():
     # A straggler outlived its harness inside the harness's run group: rmdir alone fails (EBUSY) while it runs.
-    dead = subprocess.Popen(["true"])
-    dead.wait()
+    # The dead harness's pid is one no process can have (past pid_max): a pid of a process that just exited
+    # can be taken again by the time the sweep looks, on a busy machine.
+    dead_pid = int(Path("/proc/sys/kernel/pid_max").read_text()) + 7
     layout = cgroup_layout()
     parents = [path for _, path in layout.v1] + ([layout.v2] if layout.v2 else [])
     assert os.geteuid() == 0 and parents, "the harness runs as root with cgroups on this machine kind"
-    group = parents[0] / f"lcb-{dead.pid}-0"
+    group = parents[0] / f"lcb-{dead_pid}-0"
     group.mkdir()
     straggler = subprocess.Popen(["sleep", "300"])
     try:
         (group / "cgroup.procs").write_text(str(straggler.pid))
-        assert str(group) in _cgroups.sweep_stale(layout)
+        assert str(group) in _cgroups.sweep_stale(layout, wait_seconds=20)
         assert straggler.wait(timeout=10) == -signal.SIGKILL
         assert not group.exists()
     finally:

@@ -128,7 +128,7 @@ def _perturbed(function, *, as_method: bool):
     # A changed expected value first (it catches answers read from the test); else a check turned around.
     if any(_perturb_statement(s) for s in clone.body):
         kind = "literal"
-    elif any(_flip_statement(s) for s in clone.body):
+    elif any(_flip_statement(s) for s in clone.body) or _unwrap_raises(clone.body):
         kind = "turned"
     else:
         return None, ""
@@ -195,6 +195,28 @@ def _flip_statement(statement: ast.stmt) -> bool:
             func.attr = _OPPOSITE_METHODS[func.attr]
             return True
     return False
+
+
+def _unwrap_raises(body: list[ast.stmt]) -> bool:
+    """The first top-level ``with pytest.raises(E): ...`` made a plain block, or ``self.assertRaises(E, f, *a)``
+    a plain ``f(*a)``: where the real test passed, that code raised, so the decoy does not pass."""
+    for index, statement in enumerate(body):
+        if isinstance(statement, ast.With) and len(statement.items) == 1 and statement.items[0].optional_vars is None:
+            call = statement.items[0].context_expr
+            if isinstance(call, ast.Call) and _called(call) == "raises":
+                body[index:index + 1] = statement.body
+                return True
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            call = statement.value
+            if _called(call) == "assertRaises" and len(call.args) >= 2 and not call.keywords:
+                statement.value = ast.Call(call.args[1], list(call.args[2:]), [])
+                return True
+    return False
+
+
+def _called(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
 def _changed_literal(node: ast.expr):

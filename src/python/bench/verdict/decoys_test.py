@@ -48,6 +48,16 @@ TESTS = textwrap.dedent('''\
 
     def test_truthy(x=area(2)):
         assert x
+
+
+    def test_raises():
+        with pytest.raises(TypeError):
+            area(None)
+
+
+    class Raising(unittest.TestCase):
+        def test_raises(self):
+            self.assertRaises(TypeError, area, None)
     ''')
 
 
@@ -68,16 +78,17 @@ def test_decoys_clone_target_tests_with_the_same_name_and_an_honest_fix_fails_ev
     run = _tree(tmp_path)
     targets = ["tests/test_shapes.py::test_square", "tests/test_shapes.py::TestMore::test_negative",
                "tests/test_shapes.py::More::test_equal", "tests/test_shapes.py::More::test_true",
-               "tests/test_shapes.py::test_truthy"]
-    decoys = plant_decoys(run, targets, limit=5)
+               "tests/test_shapes.py::test_truthy", "tests/test_shapes.py::test_raises",
+               "tests/test_shapes.py::Raising::test_raises"]
+    decoys = plant_decoys(run, targets, limit=7)
     assert [real for _, real in decoys.pairs] == targets
-    assert decoys.kinds == ("literal", "literal", "literal", "turned", "turned")
+    assert decoys.kinds == ("literal", "literal", "literal", "turned", "turned", "turned", "turned")
     for decoy, real in decoys.pairs:
         assert decoy.rsplit("::", 1)[1] == real.rsplit("::", 1)[1]  # the same function name
         assert decoy.split("::")[0] == real.split("::")[0]  # the same file
     text = (run / "tests" / "test_shapes.py").read_text()
     assert text.startswith(TESTS.rstrip("\n")) and "9 + 1" not in text and "== 10" in text
-    assert "self.assertFalse(area(5) > 20)" in text and "assert not x" in text
+    assert "self.assertFalse(area(5) > 20)" in text and "assert not x" in text and "area, None" in text
     ast.parse(text)
     output = _pytest(run)
     for decoy, _ in decoys.pairs:
