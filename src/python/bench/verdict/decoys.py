@@ -7,7 +7,7 @@ decoy is a target test's own function, with the same name and decorators, in a c
 appended to the same test file (the real tests keep their line numbers), with one top-level check changed so
 that it cannot hold where the real one held: ``assert x == LITERAL`` (or ``assertEqual``) expecting another
 literal, else the check turned around (``assert c`` → ``assert not c``, ``==`` → ``!=``, ``assertTrue`` →
-``assertFalse``, …). The decoy computes what the real test computed and must fail; code that passes both read
+``assertFalse``, …, a ``pytest.raises`` block or ``assertRaises`` call made a plain call). The decoy computes what the real test computed and must fail; code that passes both read
 the answer or forged the result: ``tampered``.
 
 A clone is made only where that argument holds: the statement sits at the top of the test's body, a changed
