@@ -24,6 +24,7 @@ from typing import Callable
 
 from bench.environment.manifest import InterpreterInfo
 from bench.errors import EnvironmentBuildError
+from bench.store.canonical import file_sha256
 
 PYPI_SIMPLE = "https://pypi.org/simple"
 SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
@@ -320,13 +321,6 @@ def materialise(distributions: tuple[StoredDistribution, ...], dest: Path) -> Pa
             os.chmod(link, 0o644)
     return dest
 
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _transport_errors() -> tuple[type[BaseException], ...]:

@@ -11,7 +11,6 @@ single top-level directory an sdist carries.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
@@ -23,6 +22,7 @@ from urllib.parse import urljoin
 
 from bench.errors import SourceError
 from bench.spec.model import SdistPin, normalise_name
+from bench.store.canonical import file_sha256
 
 DEFAULT_INDEX_URL = "https://pypi.org/simple"
 SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
@@ -131,14 +131,6 @@ def _file_url(pin: SdistPin) -> str:
 # --- download --------------------------------------------------------------------------------------------
 
 
-def _sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as stream:
-        for chunk in iter(lambda: stream.read(_CHUNK), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def cached_path(pin: SdistPin) -> Path:
     """Where the verified archive of ``pin`` lives in the cache (it may not exist yet)."""
     if not re.fullmatch(r"[0-9a-f]{64}", pin.sha256) or "/" in pin.filename or pin.filename in ("", ".", ".."):
@@ -168,7 +160,7 @@ def fetch_sdist(pin: SdistPin) -> Path:
     """
     target = cached_path(pin)
     if target.is_file():
-        if _sha256_of(target) == pin.sha256:
+        if file_sha256(target) == pin.sha256:
             return target
         target.unlink()  # a corrupted cache entry: fetch again
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -177,7 +169,7 @@ def fetch_sdist(pin: SdistPin) -> Path:
     temp = Path(temp_name)
     try:
         _download(_file_url(pin), temp)
-        actual = _sha256_of(temp)
+        actual = file_sha256(temp)
         if actual != pin.sha256:
             raise SourceError(f"sha256 mismatch for {pin.filename}: pinned {pin.sha256}, got {actual}")
         os.replace(temp, target)

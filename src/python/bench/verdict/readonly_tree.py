@@ -15,10 +15,11 @@ after the run is reported instead (``changed_data``): a run that would be solved
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from typing import Iterable
+
+from bench.store.canonical import file_sha256
 
 
 CONFIG_NAMES = frozenset({"pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "conftest.py"})
@@ -65,7 +66,7 @@ def data_digests(run_dir: Path, test_files: Iterable[str]) -> dict[str, str]:
                 if size > DATA_FILE_BYTES or size > budget:
                     continue
                 budget -= size
-                digests[os.path.normpath(os.path.join(top, rel_dir, name))] = _sha256(path)
+                digests[os.path.normpath(os.path.join(top, rel_dir, name))] = file_sha256(path)
     return digests
 
 
@@ -74,7 +75,7 @@ def changed_data(run_dir: Path, before: dict[str, str]) -> tuple[str, ...]:
     changed = []
     for rel, digest in sorted(before.items()):
         path = run_dir / rel
-        if path.is_symlink() or not path.is_file() or _sha256(path) != digest:
+        if path.is_symlink() or not path.is_file() or file_sha256(path) != digest:
             changed.append(rel)
     return tuple(changed)
 
@@ -93,11 +94,3 @@ def _empty_cache(folder: Path) -> bool:
         return False
     cache.mkdir(exist_ok=True)
     return not any(cache.iterdir())
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
