@@ -62,9 +62,9 @@ ATTACK_CLASSES = (
 
 def table_lines() -> list[str]:
     """The table as text: one line per attack class, then what each layer is."""
-    lines = [f"{'attack class':<20} {'prevented by':<20} {'detected by':<14} example"]
+    lines = [f"{'attack class':<20} {'prevented by':<20} {'detected by':<24} example"]
     for attack in ATTACK_CLASSES:
         lines.append(f"{attack.name:<20} {', '.join(attack.prevents) or '-':<20} "
-                     f"{', '.join(attack.detects) or '-':<14} {attack.examples}")
+                     f"{', '.join(attack.detects) or '-':<24} {attack.examples}")
     lines += [f"  {name}: {text}" for name, text in LAYERS.items()]
     return lines
