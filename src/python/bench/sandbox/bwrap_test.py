@@ -221,8 +221,10 @@ def test_sweep_kills_what_still_runs_in_a_dead_harness_group_and_removes_it():
     straggler = subprocess.Popen(["sleep", "300"])
     try:
         (group / "cgroup.procs").write_text(str(straggler.pid))
-        assert str(group) in _cgroups.sweep_stale(layout, wait_seconds=20)
-        assert straggler.wait(timeout=10) == -signal.SIGKILL
+        removed = _cgroups.sweep_stale(layout, wait_seconds=20)
+        # Every sandboxed run sweeps too: a run of another test process on this machine may come first.
+        assert str(group) in removed or not group.exists()
+        assert straggler.wait(timeout=20) == -signal.SIGKILL
         assert not group.exists()
     finally:
         straggler.kill()
