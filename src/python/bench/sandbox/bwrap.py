@@ -89,7 +89,9 @@ class BwrapSandbox:
 
 class _Run:
     def __init__(self, request: ExecRequest, identity: _identity.Identity, bwrap: str) -> None:
-        self.request, self.identity, self.bwrap = request, identity, bwrap
+        # Where frozen paths cannot be made immutable, the request carries read-only binds of them instead.
+        self.request, self.freeze = _frozen.plan(request)
+        self.identity, self.bwrap = identity, bwrap
         limits = request.limits
         self.cgroups = _cgroups.RunCgroups(cgroup_layout(), memory_bytes=limits.memory_bytes,
                                            pids=limits.pids + PIDS_OVERHEAD, cpus=limits.cpus)
@@ -97,7 +99,6 @@ class _Run:
         self.enforced: list[str] = []
         self.proc: subprocess.Popen | None = None
         self.owners: tuple[_identity.Owner, ...] = ()
-        self.request, self.freeze = _frozen.plan(request)
         self.frozen = _frozen.Frozen()
 
     def execute(self) -> ExecResult:

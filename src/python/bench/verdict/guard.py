@@ -31,10 +31,9 @@ from typing import Sequence
 
 from bench.sandbox.protocol import Channel, Mount
 from bench.verdict.decoys import Decoys, plant_decoys
-from bench.verdict.readonly_tree import data_digests, protected_paths
+from bench.verdict.readonly_tree import RUNNER_CONFIG_NAMES, data_digests, protected_paths
 
 LAUNCHER = "_guard_launcher.py"  # read as a resource and run inside the sandbox, never imported here
-CONFIG_NAMES = ("pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
 CANARY_PASS, CANARY_FAIL = "passed", "failed"
 MARKER_BYTES = 64 << 10
 # Pipes alike to the report and the marker, renumbered at random with them by the launcher: code that writes
@@ -122,7 +121,7 @@ def violations(marker: bytes) -> tuple[str, ...]:
 
 def _runner_files(run_dir: Path) -> list[str]:
     """conftest.py files anywhere in the tree and the runner's config files at its root."""
-    found = [name for name in CONFIG_NAMES if (run_dir / name).is_file()]
+    found = [name for name in RUNNER_CONFIG_NAMES if (run_dir / name).is_file()]
     for parent, dirs, files in os.walk(run_dir):
         dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")]
         if "conftest.py" in files:

@@ -22,7 +22,8 @@ from typing import Iterable
 from bench.store.canonical import file_sha256
 
 
-CONFIG_NAMES = frozenset({"pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "conftest.py"})
+RUNNER_CONFIG_NAMES = ("pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
+CONFIG_NAMES = frozenset({*RUNNER_CONFIG_NAMES, "conftest.py"})
 _MODULE_SUFFIXES = (".py", ".pyi", ".pth", ".pyc")
 _SKIP_DIRS = frozenset({"__pycache__", ".git"})
 # Data files of the test directories are hashed before and after a run, within these bounds.
