@@ -5,9 +5,10 @@ PR task's fix-commit version of its source files, a mutation task's released (un
 through ``bench.score.evaluate`` exactly like a reply (edit application, the static edit scan, the guarded
 test run, grading) and must end ``resolved`` and never ``tampered``.
 
-    python scripts/honest_fixes.py [SELECTOR ...] [--static-only] [--mirror DIR] [--jobs N] [--out F.jsonl]
+    python scripts/honest_fixes.py [SELECTOR ...] [--static-only] [--no-verify] [--mirror DIR] [--jobs N] [--out F.jsonl]
 
-``--static-only`` runs the edit scan alone (host side, seconds for the whole pool). Without it every task is
+A resolved fix then replays the task's probe set (the verified tier, ``bench.probes``): it must be verified,
+or the task must have no probes (counted and named by kind). ``--static-only`` runs the edit scan alone (host side, seconds for the whole pool). Without it every task is
 prepared (certified, environment built) and its fix is scored in the sandbox. Prints one line per task that
 is not resolved-and-untampered, then ``N resolved, M tampered, K other of T`` (and the last line
 ``N passed, M failed``). Exit 1 when any task falls short.
@@ -50,7 +51,7 @@ def check_static(spec, scratch: Path, mirror) -> dict:
     return {"outcome": "solved", "reason": "static scan clean", "resolved": True}
 
 
-def check_scored(spec, scratch: Path, mirror) -> dict:
+def check_scored(spec, scratch: Path, mirror, verify: bool = True) -> dict:
     import shutil
 
     from bench.score.evaluate import evaluate
@@ -62,8 +63,11 @@ def check_scored(spec, scratch: Path, mirror) -> dict:
     tree = scratch / "tree"
     shutil.copytree(task.pristine, tree, symlinks=True)
     reply, _, _ = honest_reply(spec, task.pristine, fix)
-    result = evaluate(task, tree, reply, fresh_copy=False)
-    return {"outcome": result.outcome, "reason": result.reason, "resolved": result.resolved}
+    result = evaluate(task, tree, reply, fresh_copy=False, verify=verify)
+    verification = result.verification
+    return {"outcome": result.outcome, "reason": result.reason, "resolved": result.resolved,
+            **({"verification": verification.status, "verified": verification.verified,
+                "probes": verification.checked, "divergence": verification.divergence} if verification else {})}
 
 
 def main(argv=None) -> int:
@@ -72,12 +76,17 @@ def main(argv=None) -> int:
     parser.add_argument("--static-only", action="store_true")
     parser.add_argument("--mirror", type=Path, default=None)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--no-verify", action="store_true", help="leave the verified tier (probe replay) out")
     parser.add_argument("--out", type=Path, default=None, help="one JSON line per task")
     args = parser.parse_args(argv)
     from bench.spec.load import discover, load_all, select
 
     specs = select(load_all(discover(ROOT)), args.selector)
-    check = check_static if args.static_only else check_scored
+    if args.static_only:
+        check = check_static
+    else:
+        def check(spec, scratch, mirror):
+            return check_scored(spec, scratch, mirror, verify=not args.no_verify)
 
     def one(spec) -> dict:
         with tempfile.TemporaryDirectory(prefix="bench-honest-") as scratch:
@@ -104,8 +113,27 @@ def main(argv=None) -> int:
         by_kind[r["kind"]] = (done + (r["resolved"] and r["outcome"] != "tampered"), total + 1)
     print(", ".join(f"{kind}: {done}/{total}" for kind, (done, total) in sorted(by_kind.items())))
     print(f"{resolved} resolved, {tampered} tampered, {len(results) - resolved - tampered} other of {len(results)}")
+    if not args.static_only and not args.no_verify:
+        _print_verification(results)
     print(f"{resolved} passed, {len(results) - resolved} failed")
-    return 0 if resolved == len(results) else 1
+    diverged = sum(r.get("verification") == "diverged" for r in results)
+    return 0 if resolved == len(results) and not diverged else 1
+
+
+def _print_verification(results: list[dict]) -> None:
+    """The verified tier on the honest fixes: every resolved fix with probes must be verified."""
+    for r in results:
+        if r.get("verification") == "diverged":
+            print(f"{r['task_id']}: resolved, not verified: {r['divergence']}")
+    by_kind: dict = {}
+    for r in results:
+        counts = by_kind.setdefault(r["kind"], {"verified": 0, "diverged": 0, "no probes": 0, "probes": 0})
+        if r.get("verification"):
+            counts[r["verification"]] += 1
+            counts["probes"] += r.get("probes", 0)
+    for kind, counts in sorted(by_kind.items()):
+        print(f"{kind}: {counts['verified']} verified, {counts['diverged']} diverged, {counts['no probes']} without "
+              f"probes ({counts['probes']} probes replayed)")
 
 
 if __name__ == "__main__":

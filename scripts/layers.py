@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("environment", "source", "verdict"),
     ("attempt", "mutate", "cluster"),
     ("gate", "report", "study"),
+    ("probes",),  # the verified tier: probe sets made under the reference, replayed against a candidate
     ("score", "mine"),
     ("kinds",),  # what differs between task kinds; loaded by name through bench.spec.kind_registry
     ("cli",),

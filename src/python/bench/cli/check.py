@@ -1,6 +1,8 @@
 """`bench check TASK < edit`: judge an edit from any worker: SOLVED | FAILED | TAMPERED | NO_EDIT_APPLIED.
 
-SOLVED means resolved: every fail_to_pass test passes and no pass_to_pass test breaks. For anything else the
+SOLVED means resolved: every fail_to_pass test passes and no pass_to_pass test breaks. A resolved edit then
+replays the task's probe set (the verified tier): SOLVED says whether it is verified, and names the first probe
+that diverges from the reference when it is not (the exit code is the resolved verdict's). For anything else the
 failing tests are printed with their messages exactly as the built-in repair loop's full feedback gives them
 to a model, so a loop of one's own can be built on `bench prompt` + `bench check`. The task's workspace is
 kept between calls (under the cache), so repeated checks skip all set-up and only copy the pristine tree,
@@ -19,7 +21,8 @@ EPILOG = """examples:
   bench check synthetic.interval_merge --diff < fix.patch      a unified diff instead of SEARCH/REPLACE
   bench prompt TASK --edit-format function | my-agent | bench check TASK --edit-format function
 Exit 0 when SOLVED (resolved), 1 when FAILED, TAMPERED or NO_EDIT_APPLIED. --json adds the outcome, the
-failing tests with their messages and the feedback text.
+failing tests with their messages, the feedback text and the verified tier (verified, verification, probes,
+divergence).
 """
 
 
@@ -30,6 +33,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                       "a unified diff")
     p.add_argument("--diff", action="store_true", help="stdin is a unified diff (as --edit-format diff)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--no-verify", action="store_true",
+                   help="leave out the verified tier (the probe replay a resolved edit gets)")
     p.set_defaults(run=run)
 
 
@@ -64,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
     from bench.errors import EditError
     from bench.sandbox.cleanup import scratch_dir
-    from bench.score.evaluate import apply_reply, clean_text, full_feedback, judge, source_snapshot
+    from bench.score.evaluate import apply_reply, clean_text, full_feedback, judge, source_snapshot, verify_resolved
 
     if sys.stdin.isatty():
         from bench.errors import UsageError
@@ -80,14 +85,28 @@ def run(args: argparse.Namespace) -> int:
             apply_reply(tree, text, task.spec.source_files, "diff" if args.diff else args.edit_format)
         except EditError as exc:
             return _report(args, "NO_EDIT_APPLIED", {"reason": exc.reason, "detail": str(exc)})
-        verdict = judge(task, tree, source_snapshot(tree, task.spec.source_files), fresh_copy=False)
+        sources = source_snapshot(tree, task.spec.source_files)
+        verdict = judge(task, tree, sources, fresh_copy=False)
+    verification = None if args.no_verify else verify_resolved(task, verdict, sources)
     status = "SOLVED" if verdict.resolved else ("TAMPERED" if verdict.outcome == "tampered" else "FAILED")
     return _report(args, status, {
         "outcome": verdict.outcome, "resolved": verdict.resolved, "reason": verdict.reason,
+        **({} if verification is None else {"verified": verification.verified, "verification": verification.status,
+                                             "probes": verification.checked, "divergence": verification.divergence}),
         "still_failing": list(verdict.still_failing), "pass_to_pass_broken": list(verdict.pass_to_pass_broken),
         "failures": [{"test": test, "outcome": outcome, "message": message, "detail": clean_text(detail)}
                      for test, outcome, message, detail in verdict.failures],
         "feedback": "" if verdict.resolved else full_feedback(verdict, verdict.failures)})
+
+
+def _tier(details: dict) -> str:
+    """What the verified tier said of a resolved edit, after SOLVED."""
+    status = details.get("verification")
+    if status == "verified":
+        return f" (verified: {details['probes']} probes answered as the reference does)"
+    if status == "diverged":
+        return " (not verified: a probe diverges from the reference)"
+    return " (not verified: the task has no probes)" if status else ""
 
 
 def _report(args, status: str, details: dict) -> int:
@@ -96,8 +115,8 @@ def _report(args, status: str, details: dict) -> int:
     if args.json:
         print(json.dumps({"status": status, **details}, sort_keys=True))
     else:
-        print(status)
-        for key in ("reason", "detail", "still_failing", "pass_to_pass_broken"):
+        print(status + _tier(details))
+        for key in ("reason", "detail", "divergence", "still_failing", "pass_to_pass_broken"):
             value = details.get(key)
             if value:
                 print(f"  {key}: {value if not isinstance(value, list) else ', '.join(value)}")

@@ -11,7 +11,9 @@ examples:
   bench list --json lib:click
 With --json each line also has the task's test adequacy when it was measured under its current certificate
 (bench adequacy): "adequacy" (near misses killed / run), "adequacy_band" and "near_miss_survivors"; a task whose
-tests let a near miss of its fix through has "weak_tests": true.
+tests let a near miss of its fix through has "weak_tests": true. When its probe set was summarised (bench
+probes): "probes" (how many), and of the near misses its tests let through, "near_miss_killed_by_probes" and
+"near_miss_equivalent_on_probes".
 """
 
 
@@ -41,6 +43,21 @@ def _adequacy(root, spec) -> dict:
             "near_miss_survivors": len(result.survivors), "weak_tests": bool(result.survivors)}
 
 
+def _probes(root, spec) -> dict:
+    """The task's probe summary (bench probes) when one was made under its current certificate."""
+    from bench.gate.adequacy_store import certificate_sha256
+    from bench.probes.store import read_current
+
+    summary = read_current(root, spec.task_id, certificate_sha256(root, spec.task_id))
+    if summary is None:
+        return {}
+    out = {"probes": summary.probes}
+    if summary.near_misses is not None:
+        out.update(near_miss_killed_by_probes=len(summary.near_misses.killed),
+                   near_miss_equivalent_on_probes=len(summary.near_misses.equivalent))
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     import json
 
@@ -54,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps({"task_id": spec.task_id, "kind": spec.kind, "library": spec.library,
                               "difficulty": spec.difficulty, "path": spec.path,
                               "fail_to_pass": len(spec.fail_to_pass), **_judgement(spec),
-                              **_adequacy(root, spec)}, sort_keys=True))
+                              **_adequacy(root, spec), **_probes(root, spec)}, sort_keys=True))
         else:
             extra = f" [{spec.difficulty}]" if spec.difficulty else ""
             print(f"{spec.task_id}\t{spec.kind}\t{spec.library}{extra}\t{len(spec.fail_to_pass)} f2p")

@@ -18,13 +18,13 @@ from bench.errors import EXIT_INFRA, EXIT_USAGE, BenchError
 def verb_modules() -> dict:
     """Verb name → its module. Verb modules are light to import; each imports its heavy work inside run()."""
     from bench.cli import (adequacy, admit, certify, check, goal, image, list_tasks, lock, mine, mutate, pool,
-                           prompt, report, sandbox, score, validate, verify, view)
+                           probes, prompt, report, sandbox, score, validate, verify, view)
 
     return {
         "list": list_tasks, "validate": validate, "image": image, "sandbox": sandbox, "lock": lock,
         "certify": certify, "admit": admit, "mine": mine, "mutate": mutate, "pool": pool, "score": score,
         "prompt": prompt, "check": check, "report": report, "view": view, "verify": verify, "goal": goal,
-        "adequacy": adequacy,
+        "adequacy": adequacy, "probes": probes,
     }
 
 

@@ -15,7 +15,9 @@ EPILOG = """examples:
                                 (a duplicate of an admitted mutant, or the environment failed)
   bench pool stats --json
 The last table is test adequacy (bench adequacy): per library, the tasks measured under their current
-certificate, the median share of near misses of the fix their tests kill, and how many let one through.
+certificate, the median share of near misses of the fix their tests kill, and how many let one through. The
+verified tier's table (bench probes) follows: tasks with probes, the near misses the tests let through, how
+many of them the probes kill, and the tasks where one survives both.
 Mutation rows also show the reading by hand (tasks/_readings/mutation.json): tasks read and kept, read as
 giveaways, never read, and the library's tasks retired because a reader called them giveaways.
   bench pool judge              judge every PR task's change: bugfix, feature, breaking, revert or unclear, and
@@ -73,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         rows = [row for row in stats["libraries"] if not args.kind or row["kind"] == args.kind]
         print_judgements(rows)
         print_adequacy(rows, stats["adequacy"])
+        print_probes(rows, stats["probes"])
         print_readings(rows)
         print_mining(stats["mining"])
     return 0
@@ -130,6 +133,21 @@ def print_adequacy(rows: list[dict], overall: dict) -> None:
         share = "–" if a["with_survivor_share"] is None else f"{a['with_survivor']} ({a['with_survivor_share']:.0%})"
         print(f"{row['library']:<24} {row['kind']:<10} {a['tasks']:>6} {a['measured']:>8} {a['no_near_miss']:>12} "
               f"{median:>7} {share:>13}")
+
+
+def print_probes(rows: list[dict], overall: dict) -> None:
+    """Per library: tasks with a current probe summary, with probes, and of the near misses their tests let
+    through, how many the probes kill; tasks where some near miss survives the probes too."""
+    probed = [row for row in rows if row.get("probes", {}).get("summarised")]
+    if not probed:
+        return
+    print(f"\n{'verified tier (probes)':<24} {'kind':<10} {'tasks':>6} {'summarised':>10} {'with probes':>11} "
+          f"{'survivors':>9} {'killed':>7} {'tasks still weak':>16}")
+    for row in [*probed, {"library": "all", "kind": "", "probes": overall}]:
+        p = row["probes"]
+        weak = f"{p['tasks_still_surviving']}/{p['tasks_with_survivors']}"
+        print(f"{row['library']:<24} {row['kind']:<10} {p['tasks']:>6} {p['summarised']:>10} {p['with_probes']:>11} "
+              f"{p['survivors']:>9} {p['killed_by_probes']:>7} {weak:>16}")
 
 
 def print_readings(rows: list[dict]) -> None:
@@ -210,6 +228,7 @@ def _document_library(candidate: dict) -> str:
 
 def pool_stats(specs, root) -> dict:
     from bench.gate import adequacy_store
+    from bench.probes import store as probe_store
     from bench.spec.kind_registry import get_kind
     from bench.spec.load import spec_sha256
     from bench.store.canonical import sha256_of
@@ -223,6 +242,7 @@ def pool_stats(specs, root) -> dict:
         drops[(library, candidate.get("kind", "?"))][data.get("reason", "?").split(":")[0]] += 1
     judged = _judgement_counts(specs)
     adequacy = adequacy_store.current(root, [s.task_id for s in specs])
+    probes = probe_store.current(root, [s.task_id for s in specs])
     read = _reading_rows(specs, root)
     rows = []
     for key in sorted(set(admitted) | set(drops)):
@@ -233,6 +253,8 @@ def pool_stats(specs, root) -> dict:
         if admitted.get(key):
             row["adequacy"] = adequacy_store.summary(adequacy[s.task_id] for s in specs
                                                      if (s.library, s.kind) == key)
+            row["probes"] = probe_store.stats({s.task_id: probes[s.task_id] for s in specs
+                                               if (s.library, s.kind) == key})
         if key in read:
             row["reading"] = read[key]
         rows.append(row)
@@ -244,6 +266,7 @@ def pool_stats(specs, root) -> dict:
         "by_kind": dict(sorted(Counter(s.kind for s in specs).items())),
         "digest": sha256_of(sorted([s.task_id, spec_sha256(s)] for s in specs)),
         "adequacy": adequacy_store.summary(adequacy.values()),
+        "probes": probe_store.stats(probes),
         "mining": [dict(json.loads(path.read_text()), library=path.stem)
                    for path in sorted((root / "tasks" / "_mining").glob("*.json"))],
     }

@@ -22,6 +22,9 @@ class RepositoryKind:
     provenance_source = ""
     required_keys: tuple[str, ...] = ()
     judged = False
+    # Whether the verified tier probes every public function of the source files, not only the ones the
+    # reference change touches (bench.probes.targets): a synthetic task's tests call its public API by name.
+    probe_public_api = False
 
     def check_document(self, doc: Mapping[str, Any], *, path: str) -> None:
         return None

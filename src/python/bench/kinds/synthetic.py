@@ -19,6 +19,7 @@ class SyntheticKind(RepositoryKind):
     name = "synthetic"
     provenance_source = "authored"
     required_keys = ("synthetic", "difficulty")
+    probe_public_api = True
 
     def check_document(self, doc: Mapping[str, Any], *, path: str) -> None:
         from bench.spec.validate import check_relative_path

@@ -90,6 +90,7 @@ class TurnRecord:
     turn: int  # 1-based, consecutive
     outcome: Outcome
     resolved: bool | None = None  # None: not written (records made before the field existed)
+    verified: bool | None = None  # the verified tier's answer for a resolved turn; None: not resolved or not run
     reason: str = ""
     signature: str = ""  # bench.loop.signature.failure_signature of the state after the turn
     candidate_digest: str = ""  # bench.loop.signature.candidate_digest of the editable files
@@ -115,6 +116,7 @@ class TurnRecord:
     def to_json(self) -> dict:
         out: dict[str, Any] = {"turn": self.turn, "outcome": self.outcome.value}
         put(out, "resolved", self.resolved)
+        put(out, "verified", self.verified)
         out.update(reason=self.reason, signature=self.signature, candidate_digest=self.candidate_digest,
                    compiles=self.compiles, failing=list(self.failing))
         put(out, "response_sha256", self.response_sha256)
@@ -128,7 +130,7 @@ class TurnRecord:
         read = Fields(data, where, "turn", "each turn")
         return cls(
             turn=read.integer("turn"), outcome=read.choice("outcome", Outcome), resolved=read.optional_flag("resolved"),
-            reason=read.text("reason", default=""), signature=read.text("signature", default=""),
+            verified=read.optional_flag("verified"), reason=read.text("reason", default=""), signature=read.text("signature", default=""),
             candidate_digest=read.text("candidate_digest", default=""), compiles=read.flag("compiles", default=True),
             failing=read.texts("failing") or (), response_sha256=read.optional_text("response_sha256"),
             edited_files=read.texts("edited_files"), worker_tokens=read.integer("worker_tokens", default=0),
@@ -136,5 +138,5 @@ class TurnRecord:
             extra=read.extra(_TURN_KEYS))
 
 
-_TURN_KEYS = ("turn", "outcome", "resolved", "reason", "signature", "candidate_digest", "compiles", "failing",
+_TURN_KEYS = ("turn", "outcome", "resolved", "verified", "reason", "signature", "candidate_digest", "compiles", "failing",
               "response_sha256", "edited_files", "worker_tokens", "controller_tokens", "guidance")

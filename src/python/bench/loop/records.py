@@ -61,6 +61,11 @@ class UnitRecord:
     integrity: Pairs = ()  # (name, value): the pins and hashes the unit was scored under
     outcome: Outcome
     resolved: bool | None = None  # solved and no pass_to_pass test broken; None: not written (older records)
+    # The verified tier (bench.probes.verify), of the resolved candidate only: whether every probe was answered
+    # as the reference answers it, the check's status and its first divergence. None: not resolved (or older).
+    verified: bool | None = None
+    verification: str | None = None  # "verified" | "diverged" | "no probes"
+    divergence: str | None = None
     reason: str | None = None
     prompt_sha256: str | None = None  # None: no prompt was built (a prediction, or a unit that failed first)
     edit_format: str | None = None  # written only when not the default
@@ -95,6 +100,11 @@ class UnitRecord:
         return self.outcome is Outcome.SOLVED and not self.pass_to_pass_broken
 
     @property
+    def is_verified(self) -> bool:
+        """Resolved and verified by the probe tier, as recorded (never for records made before the tier)."""
+        return self.is_resolved and self.verified is True
+
+    @property
     def errored(self) -> bool:
         """The unit, or a turn of its loop, hit an infrastructure error: not a model failure, not scored."""
         return Outcome.INFRASTRUCTURE_ERROR in (self.outcome, *(turn.outcome for turn in self.turns or ()))
@@ -119,7 +129,7 @@ class UnitRecord:
                         "class": self.convergence_class.value, "class_reason": self.class_reason,
                         "first_solved_turn": self.first_solved_turn})
         out["outcome"] = self.outcome.value
-        for name in ("resolved", "reason", "response_sha256"):
+        for name in ("resolved", "verified", "verification", "divergence", "reason", "response_sha256"):
             put(out, name, getattr(self, name))
         put(out, "usage", self.usage and self.usage.to_json())
         put(out, "served_model", self.served_model)
@@ -147,7 +157,8 @@ class UnitRecord:
             library=read.text("library", default=UNKNOWN), difficulty=read.text("difficulty", default=UNKNOWN),
             runner_version=read.text("runner_version", default=""), integrity=read.string_pairs("integrity"),
             outcome=read.choice("outcome", Outcome, default=derived), resolved=read.optional_flag("resolved"),
-            reason=read.optional_text("reason"), prompt_sha256=read.optional_text("prompt_sha256"),
+            verified=read.optional_flag("verified"), verification=read.optional_text("verification"),
+            divergence=read.optional_text("divergence"), reason=read.optional_text("reason"), prompt_sha256=read.optional_text("prompt_sha256"),
             edit_format=read.optional_text("edit_format"),
             context=None if context is None else PromptContext.from_json(context, where),
             **trajectory,
@@ -162,7 +173,7 @@ class UnitRecord:
 
 _UNIT_KEYS = ("kind", "task_id", "task_kind", "library", "difficulty", "model", "condition", "sample",
               "runner_version", "integrity", "prompt_sha256", "edit_format", "context", "outcome", "resolved",
-              "reason", "response_sha256", "usage", "served_model", "edited_files", "candidate_digest",
+              "verified", "verification", "divergence", "reason", "response_sha256", "usage", "served_model", "edited_files", "candidate_digest",
               "still_failing", "pass_to_pass_broken", "results")
 _TRAJECTORY_KEYS = ("budget", "turns", "class", "class_reason", "first_solved_turn")
 

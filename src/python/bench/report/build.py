@@ -22,6 +22,7 @@ from bench.report.plots import render_png
 from bench.report.prompts import prompt_runs
 from bench.report.runs import parse_records
 from bench.report.sections import compose
+from bench.report.tiers import tier_section
 
 MARKDOWN_NAME = "report.md"
 HTML_NAME = "report.html"
@@ -40,7 +41,7 @@ def build_report(records: Sequence[Mapping[str, Any]], out_dir: Path,
     ``adequacy_bands`` (task id → test adequacy band) splits the results by the adequacy of their tasks."""
     record_set = parse_records(records)
     document, plots = compose(record_set, records_digest(records), len(records), prompt_runs(records),
-                              adequacy_bands)
+                              adequacy_bands, tier_section(records))
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     pngs = tuple(write_atomic(out_dir / plot.filename, render_png(plot)) for plot in plots)

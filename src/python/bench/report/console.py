@@ -18,7 +18,10 @@ def summary_lines(records: Sequence[dict]) -> list[str]:
     if loops:
         lines += _loop_table(loops)
     from bench.report.prompts import console_lines  # it reads resolved() from here
+    from bench.report.tiers import tier_line
 
+    if any(r.get("verification") for r in records):
+        lines += ["", tier_line(records)]
     return lines + console_lines(records)
 
 

@@ -2,7 +2,7 @@
 the units that hit infrastructure errors (which make ``bench score`` exit 3).
 
 ``summary.json`` (canonical JSON, rewritten at the end of every run and resume): units by outcome, the ids of
-resolved and solved units, errored units with their reasons, tokens, the run's wall time, and cost when the
+resolved, solved and verified units, the tiers (``bench.report.tiers``: solved ⊇ resolved ⊇ verified), errored units with their reasons, tokens, the run's wall time, and cost when the
 endpoint reported one (no provider here reports cost yet: ``null``). A unit is
 ``task_id/condition/sample``.
 """
@@ -34,6 +34,7 @@ def error_reason(record: dict) -> str:
 
 def run_summary(records: Sequence[dict], *, ran: int, resumed: int, wall_seconds: float) -> dict:
     from bench.report.console import resolved
+    from bench.report.tiers import tiers
 
     outcomes = Counter(r.get("class") or r.get("outcome", "") for r in records)
     tokens = sum(_tokens(r) for r in records)
@@ -42,6 +43,8 @@ def run_summary(records: Sequence[dict], *, ran: int, resumed: int, wall_seconds
         "by_outcome": dict(sorted(outcomes.items())),
         "resolved": sorted(unit_name(r) for r in records if resolved(r) and not errored(r)),
         "solved": sorted(unit_name(r) for r in records if solved(r) and not errored(r)),
+        "verified": sorted(unit_name(r) for r in records if r.get("verification") == "verified" and not errored(r)),
+        "tiers": tiers(records).to_json(),
         "errored": {unit_name(r): error_reason(r) for r in sorted(records, key=unit_name) if errored(r)},
         "tokens": tokens, "cost": None,
     }

@@ -5,7 +5,9 @@ from pathlib import Path
 from bench.report.run_summary import error_lines, run_summary
 
 ATTEMPT_OK = {"task_id": "a", "condition": "single", "sample": 0, "kind": "attempt", "outcome": "solved",
-              "resolved": True, "usage": {"total_tokens": 12}}
+              "resolved": True, "verified": True, "verification": "verified", "usage": {"total_tokens": 12}}
+HARD_CODED = {"task_id": "f", "condition": "single", "sample": 0, "kind": "attempt", "outcome": "solved",
+              "resolved": True, "verified": False, "verification": "diverged", "divergence": "f(2): expected 4, got 5"}
 ATTEMPT_BROKE_GUARDS = {"task_id": "b", "condition": "single", "sample": 0, "kind": "attempt",
                         "outcome": "solved", "resolved": False}
 DEAD = {"task_id": "c", "condition": "single", "sample": 0, "kind": "attempt", "outcome": "infrastructure_error",
@@ -16,12 +18,15 @@ LOOP_DEAD_TURN = {"task_id": "d", "condition": "full", "sample": 0, "kind": "loo
 
 
 def test_summary_counts_outcomes_ids_errors_and_tokens():
-    summary = run_summary([ATTEMPT_OK, ATTEMPT_BROKE_GUARDS, DEAD, LOOP_DEAD_TURN], ran=3, resumed=1,
+    summary = run_summary([ATTEMPT_OK, ATTEMPT_BROKE_GUARDS, DEAD, LOOP_DEAD_TURN, HARD_CODED], ran=4, resumed=1,
                           wall_seconds=2.04)
     assert summary == {
-        "units": 4, "ran_now": 3, "resumed": 1, "wall_seconds": 2.0,
-        "by_outcome": {"EXHAUSTED": 1, "infrastructure_error": 1, "solved": 2},
-        "resolved": ["a/single/0"], "solved": ["a/single/0", "b/single/0"],
+        "units": 5, "ran_now": 4, "resumed": 1, "wall_seconds": 2.0,
+        "by_outcome": {"EXHAUSTED": 1, "infrastructure_error": 1, "solved": 3},
+        "resolved": ["a/single/0", "f/single/0"], "solved": ["a/single/0", "b/single/0", "f/single/0"],
+        "verified": ["a/single/0"],
+        "tiers": {"units": 3, "solved": 3, "resolved": 2, "verified": 1, "resolved_not_verified": 1,
+                  "resolved_without_probes": 0},
         "errored": {"c/single/0": "cannot reach endpoint: Connection refused", "d/full/0": "sandbox gone"},
         "tokens": 17, "cost": None,
     }

@@ -61,6 +61,7 @@ class LoopRun:
     convergence_class: str  # as recorded, else as recomputed
     first_solved_turn: int | None
     recomputed_class: str  # what bench.loop.convergence says about the turns
+    verification: str | None = None  # the verified tier of the resolved candidate (bench.probes.verify)
 
     @property
     def converged(self) -> bool:
@@ -84,6 +85,7 @@ class AttemptRun:
     sample: int
     outcome: str
     resolved: bool | None = None  # the headline: solved and no pass_to_pass test broken; None: as solved
+    verification: str | None = None  # the verified tier of a resolved attempt (bench.probes.verify)
 
     def __post_init__(self) -> None:
         if self.resolved is None:
@@ -136,7 +138,7 @@ def unit_key(record: UnitRecord) -> tuple:
 def _attempt_run(record: UnitRecord) -> AttemptRun:
     return AttemptRun(task_id=record.task_id, library=record.library, difficulty=record.difficulty,
                       model=record.model, sample=record.sample, outcome=record.outcome.value,
-                      resolved=record.is_resolved)
+                      resolved=record.is_resolved, verification=record.verification)
 
 
 def _loop_run(record: UnitRecord) -> LoopRun:
@@ -158,6 +160,7 @@ def _loop_run(record: UnitRecord) -> LoopRun:
         convergence_class=(record.convergence_class or recomputed.outcome).value,
         first_solved_turn=record.first_solved_turn,
         recomputed_class=recomputed.outcome.value,
+        verification=record.verification,
     )
 
 

@@ -29,10 +29,12 @@ CLASS_MEANINGS = (
 
 def compose(record_set: RecordSet, records_digest: str, record_count: int,
             prompts: Sequence[PromptSummary] = (),
-            adequacy_bands: Mapping[str, str] | None = None) -> tuple[Document, tuple[Plot, ...]]:
+            adequacy_bands: Mapping[str, str] | None = None,
+            tiers: Sequence[Block] = ()) -> tuple[Document, tuple[Plot, ...]]:
     """The document and its plots; ``prompts`` (``bench.report.prompts.prompt_runs``) adds the prompt sizes
     section when some run has a context setting or some model reported a prompt size; ``adequacy_bands`` (task
-    id → test adequacy band) adds the results by adequacy when some task of the records was measured."""
+    id → test adequacy band) adds the results by adequacy when some task of the records was measured; ``tiers``
+    (bench.report.tiers.tier_section) is the table of solved, resolved and verified units."""
     blocks: list[Block] = list(_header(record_set, records_digest, record_count))
     plots: list[Plot] = []
     slugs = model_slugs({run.model for run in record_set.attempts} | {run.model for run in record_set.loops})
@@ -47,6 +49,7 @@ def compose(record_set: RecordSet, records_digest: str, record_count: int,
             _extend(blocks, plots, loop_section(model, loops, slugs[model]))
     if not record_set.attempts and not record_set.loops:
         blocks.append(Paragraph("No `loop` or `attempt` records in the input."))
+    blocks += tiers  # solved ⊇ resolved ⊇ verified (bench.report.tiers), when some unit was resolved
     if adequacy_bands:
         blocks += adequacy_section(record_set, adequacy_bands)
     if show_prompts(prompts):

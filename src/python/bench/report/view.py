@@ -70,6 +70,11 @@ def _tag(record: UnitRecord) -> str:
     return f'<span class="tag {kind}">{html.escape(text)}</span>'
 
 
+def _verified(record: UnitRecord) -> str:
+    """The verified tier of a resolved unit: yes, no (a probe diverged), no probes; "" when it did not run."""
+    return {"verified": "yes", "diverged": "no", "no probes": "no probes"}.get(record.verification or "", "")
+
+
 def _index_page(by_task: dict, run_dir: Path) -> str:
     rows = []
     counts: dict[str, int] = defaultdict(int)
@@ -79,13 +84,14 @@ def _index_page(by_task: dict, run_dir: Path) -> str:
             link = f'<a href="tasks/{_file_name(task_id)}.html">{html.escape(task_id)}</a>'
             rows.append(f"<tr><td>{link}</td><td>{html.escape(record.condition)}</td>"
                         f"<td class=\"num\">{record.sample}</td><td>{_tag(record)}</td>"
-                        f"<td>{'yes' if record.resolved else 'no'}</td>"
+                        f"<td>{'yes' if record.resolved else 'no'}</td><td>{_verified(record)}</td>"
                         f"<td class=\"num\">{len(record.turns or ()) or 1}</td></tr>")
     summary = ", ".join(f"{html.escape(k)} {v}" for k, v in sorted(counts.items()))
     units = sum(len(u) for u in by_task.values())
     body = (f"<h1>Run {html.escape(run_dir.name)}</h1>\n<p>{units} units of {len(by_task)} tasks: {summary}.</p>\n"
             "<div class=\"table-block\"><table><thead><tr><th>task</th><th>condition</th><th class=\"num\">sample"
-            "</th><th>outcome / class</th><th>resolved</th><th class=\"num\">turns</th></tr></thead><tbody>\n"
+            "</th><th>outcome / class</th><th>resolved</th><th>verified</th><th class=\"num\">turns</th></tr></thead>"
+            "<tbody>\n"
             + "\n".join(rows) + "\n</tbody></table></div>")
     return _page(f"Run {run_dir.name}", body)
 
@@ -98,6 +104,10 @@ def _task_page(task_id: str, units: list[UnitRecord], run_dir: Path) -> str:
         reason = record.class_reason or record.reason or ""
         if reason:
             parts.append(f'<p class="muted">{html.escape(reason)}</p>')
+        if record.verification:
+            parts.append(f"<p>Verified tier: {html.escape(_verified(record))}"
+                         + (f"; first divergence: <code>{html.escape(record.divergence)}</code>"
+                            if record.divergence else "") + "</p>")
         detail = _detail(run_dir, record)
         for turn in record.turns or (_as_turn(record),):
             parts.append(_turn(turn.turn, turn, detail.get(turn.turn, {})))

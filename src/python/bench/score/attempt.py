@@ -107,6 +107,7 @@ def evaluation_fields(evaluation: Evaluation) -> dict:
     return {
         "outcome": Outcome(evaluation.outcome),
         "resolved": evaluation.resolved,
+        **verification_fields(evaluation.verification),
         "reason": evaluation.reason,
         "edited_files": tuple(evaluation.edited_files),
         "candidate_digest": evaluation.candidate_digest,
@@ -114,6 +115,14 @@ def evaluation_fields(evaluation: Evaluation) -> dict:
         "pass_to_pass_broken": tuple(verdict.pass_to_pass_broken) if verdict else (),
         "results": tuple(tuple(r) for r in verdict.results) if verdict else (),
     }
+
+
+def verification_fields(verification) -> dict:
+    """The verified tier's fields of a record (bench.loop.records.UnitRecord); none when it did not run."""
+    if verification is None:
+        return {}
+    return {"verified": verification.verified, "verification": verification.status,
+            "divergence": verification.divergence or None}
 
 
 def turn_detail(turn: int, outcome: str, evaluation: Evaluation | None = None, reason: str = "", *,

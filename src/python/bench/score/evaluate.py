@@ -14,6 +14,7 @@ from bench.attempt import DEFAULT_EDIT_FORMAT
 from bench.errors import EditError
 from bench.sandbox.cleanup import scratch_dir
 from bench.loop.signature import candidate_digest, failure_signature, normalise_error_line, top_error_line
+from bench.probes.verify import Verification
 from bench.score.task_env import PreparedTask, limits_for
 from bench.verdict.grade import Verdict, grade
 from bench.verdict.run_tests import GuardRequest, run_tests
@@ -32,11 +33,18 @@ class Evaluation:
     signature: str
     feedback_full: str
     feedback_count: str
+    # The verified tier's check of a resolved candidate (bench.probes.verify); None when not resolved or off.
+    verification: Verification | None = None
 
     @property
     def resolved(self) -> bool:
         """Solved and no pass_to_pass test broken: the headline."""
         return self.verdict is not None and self.verdict.resolved
+
+    @property
+    def verified(self) -> bool | None:
+        """Resolved and every probe answered as the reference does; None when the tier did not run."""
+        return None if self.verification is None else self.verification.verified
 
 
 def source_snapshot(tree: Path, paths: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
@@ -56,9 +64,10 @@ def apply_reply(tree: Path, reply: str, allowed: tuple[str, ...], edit_format: s
 
 
 def evaluate(task: PreparedTask, tree: Path, reply: str, *, cache=None, fresh_copy: bool = True,
-             scan: bool = True, edit_format: str = DEFAULT_EDIT_FORMAT) -> Evaluation:
+             scan: bool = True, edit_format: str = DEFAULT_EDIT_FORMAT, verify: bool = True) -> Evaluation:
     """Apply `reply` to `tree` (edited in place) and judge the result. `fresh_copy=False` lets the tests run
-    in `tree` itself, for callers that throw the tree away afterwards."""
+    in `tree` itself, for callers that throw the tree away afterwards. A resolved candidate then replays the
+    task's probes (the verified tier) unless `verify` is False."""
     spec = task.spec
     try:
         applied = apply_reply(tree, reply, spec.source_files, edit_format)
@@ -66,7 +75,17 @@ def evaluate(task: PreparedTask, tree: Path, reply: str, *, cache=None, fresh_co
         return _invalid(task, tree, exc)
     sources = source_snapshot(tree, spec.source_files)
     verdict = judge(task, tree, sources, cache=cache, fresh_copy=fresh_copy, scan=scan)
-    return _evaluation(task, verdict, sources, tuple(c.path for c in applied.files), applied.diff)
+    verification = verify_resolved(task, verdict, sources, cache=cache) if verify else None
+    return _evaluation(task, verdict, sources, tuple(c.path for c in applied.files), applied.diff, verification)
+
+
+def verify_resolved(task: PreparedTask, verdict: Verdict, sources, *, cache=None) -> Verification | None:
+    """The verified tier's check of a resolved candidate (None for any other verdict)."""
+    if not verdict.resolved:
+        return None
+    from bench.score.probe_sets import verify_candidate
+
+    return verify_candidate(task, sources, cache=cache)
 
 
 def judge(task: PreparedTask, tree: Path, sources, *, cache=None, fresh_copy: bool = True,
@@ -135,7 +154,7 @@ def _tuples(value):
     return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
 
 
-def _evaluation(task, verdict: Verdict, sources, edited, diff) -> Evaluation:
+def _evaluation(task, verdict: Verdict, sources, edited, diff, verification=None) -> Evaluation:
     compiles = all(_compiles(text, path) for path, text in sources if path.endswith(".py"))
     failing = tuple(sorted(set(verdict.still_failing) | set(verdict.pass_to_pass_broken)))
     details = verdict.failures
@@ -149,6 +168,7 @@ def _evaluation(task, verdict: Verdict, sources, edited, diff) -> Evaluation:
         candidate_digest=candidate_digest(sources), compiles=compiles, failing=failing,
         signature="" if verdict.resolved else failure_signature(compiles, failing, top),
         feedback_full=full_feedback(verdict, details), feedback_count=count_feedback(verdict, task.spec),
+        verification=verification,
     )
 
 

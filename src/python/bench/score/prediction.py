@@ -20,8 +20,8 @@ def score_patch(task, patch: str) -> tuple[dict, dict, dict]:
     from bench.attempt.unified_diff import apply_unified_diff
     from bench.loop.records import Outcome
     from bench.sandbox.cleanup import scratch_dir
-    from bench.score.attempt import turn_detail
-    from bench.score.evaluate import full_feedback, judge, source_snapshot
+    from bench.score.attempt import turn_detail, verification_fields
+    from bench.score.evaluate import full_feedback, judge, source_snapshot, verify_resolved
     from bench.store.canonical import sha256_bytes
 
     fields: dict = {"response_sha256": sha256_bytes(patch.encode())}
@@ -37,7 +37,9 @@ def score_patch(task, patch: str) -> tuple[dict, dict, dict]:
             fields.update(outcome=Outcome.INVALID_EDIT, resolved=False, reason=str(exc))
             detail = {"turns": [turn_detail(1, "invalid_edit", reason=str(exc), diff=patch)]}
         else:
-            verdict = judge(task, tree, source_snapshot(tree, task.spec.source_files), fresh_copy=False)
+            sources = source_snapshot(tree, task.spec.source_files)
+            verdict = judge(task, tree, sources, fresh_copy=False)
+            fields.update(verification_fields(verify_resolved(task, verdict, sources)))
             fields.update(outcome=Outcome(verdict.outcome), resolved=verdict.resolved, reason=verdict.reason,
                           still_failing=tuple(verdict.still_failing),
                           pass_to_pass_broken=tuple(verdict.pass_to_pass_broken))

@@ -20,7 +20,8 @@ from bench.loop.convergence import Trajectory, Turn, classify
 from bench.loop.records import Outcome, TurnRecord, final_outcome
 from bench.model.protocol import Message, ModelParams, RequestContext
 from bench.sandbox.cleanup import scratch_dir
-from bench.score.attempt import call_model, prompt_fields, response_fields, store_text, task_prompt, turn_detail
+from bench.score.attempt import (call_model, prompt_fields, response_fields, store_text, task_prompt, turn_detail,
+                                 verification_fields)
 from bench.score.evaluate import evaluate, source_snapshot
 from bench.score.task_env import PreparedTask
 
@@ -57,7 +58,7 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
     records: list[TurnRecord] = []
     timings = {"model_seconds": 0.0, "verdict_seconds": 0.0}
     details: list[dict] = []  # each turn's diff and feedback, for bench view (never in the record)
-    feedback = ""
+    feedback, final_verification = "", None
     with scratch_dir(prefix="bench-loop-") as scratch:
         tree = Path(scratch) / "tree"
         shutil.copytree(task.pristine, tree, symlinks=True)
@@ -92,7 +93,7 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
             usage = response["usage"]
             records.append(TurnRecord(
                 turn=index, outcome=Outcome(evaluation.outcome), resolved=evaluation.resolved,
-                reason=evaluation.reason, signature=evaluation.signature,
+                verified=evaluation.verified, reason=evaluation.reason, signature=evaluation.signature,
                 candidate_digest=evaluation.candidate_digest, compiles=evaluation.compiles,
                 failing=tuple(evaluation.failing), response_sha256=response["response_sha256"],
                 edited_files=tuple(evaluation.edited_files),
@@ -100,6 +101,7 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
                 controller_tokens=controller_tokens, guidance=guidance,
             ))
             if turn.solved:
+                final_verification = evaluation.verification
                 break
             messages.append(Message("assistant", call.completion.text))
             text = feedback + (f"\n\nGuidance from a reviewer:\n{guidance}" if guidance else "")
@@ -111,6 +113,7 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
         **prompt_fields(prompt, config.edit_format), "budget": config.budget, "turns": tuple(records),
         "convergence_class": classification.outcome, "class_reason": classification.reason,
         "first_solved_turn": first, "outcome": final_outcome("loop", records, first), "resolved": first is not None,
+        **verification_fields(final_verification),
     }
     return fields, timings, {"turns": details}
 

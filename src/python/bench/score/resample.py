@@ -29,6 +29,7 @@ def resample(task: PreparedTask, model, params: ModelParams, *, budget: int, sam
         details += [dict(turn, turn=index) for turn in detail.get("turns", ())]
         turns.append(_draw_turn(index, fields))
         if turns[-1].resolved:
+            carried.update({k: fields[k] for k in ("verified", "verification", "divergence") if k in fields})
             break
     first = next((turn.turn for turn in turns if turn.resolved), None)
     return {
@@ -44,6 +45,6 @@ def _draw_turn(index: int, fields: dict) -> TurnRecord:
     """A draw as a turn of the run: no signature (no feedback was given), tokens of the whole call."""
     usage = fields.get("usage")
     return TurnRecord(turn=index, outcome=fields["outcome"], resolved=fields.get("resolved", False),
-                      reason=fields.get("reason", ""), candidate_digest=fields.get("candidate_digest", ""),
+                      verified=fields.get("verified"), reason=fields.get("reason", ""), candidate_digest=fields.get("candidate_digest", ""),
                       failing=fields.get("still_failing", ()), response_sha256=fields.get("response_sha256", ""),
                       worker_tokens=usage.total if usage else 0)

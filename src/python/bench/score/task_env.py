@@ -47,6 +47,7 @@ class PreparedTask:
     # Files of the environment that hold the task's answer under another name (bench.score.no_leak), hidden
     # from its scored runs like the vendored copies bench.verdict.masks finds by name.
     content_masks: tuple[str, ...] = ()
+    mirror: Path | None = None  # where a PR task's repository is cloned from (its reference is laid out again)
 
     @property
     def run_environment(self):
@@ -104,7 +105,7 @@ def prepare_task(spec: TaskSpec, root: Path, scratch: Path, *, sandbox_name: str
         env=tuple(tuple(e) for e in layout["env"]),
         mounts=tuple(Mount(Path(h), p, w) for h, p, w in layout["mounts"]),
         sandbox=get_sandbox(sandbox_name), integrity=integrity, allowed_rules=allowed_rules(root, spec.task_id),
-        content_masks=tuple(layout.get("content_masks", ())),
+        content_masks=tuple(layout.get("content_masks", ())), mirror=mirror,
     )
 
 

@@ -1,0 +1,80 @@
+"""`bench probes SELECTOR`: each task's probe set for the verified tier, and what it makes of the near misses."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+EPILOG = """examples:
+  bench probes synthetic.caesar_shift      build (or read from the cache) the task's probe set and summarise it
+  bench probes 'kind:mutation' --no-near-misses
+A probe set holds inputs of the functions the task's reference change touches: the calls its certified tests
+make (recorded in the sandbox under the reference) and calls generated around them with Hypothesis, each with
+the reference's output (replayed twice in a fresh sandbox; an input answered differently, or not written
+faithfully, is dropped and counted). Scoring replays it against every resolved candidate: the verified tier.
+The set is cached, never committed (it holds values from the library's tests); its summary is written to
+results/probes/<task_id>.json, bound to the task's certificate: the set's sha256, counts per target, and —
+when the task's adequacy was measured (bench adequacy) — which near misses the tests let through the probes
+kill, and which are equivalent on probes. bench pool stats and bench list --json read it.
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("probes", help="per-task probe sets of the verified tier, and the near misses they kill",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("selector", help="task selector")
+    p.add_argument("--sandbox", default=None, help="sandbox backend (default $BENCH_SANDBOX or bwrap)")
+    p.add_argument("--mirror", type=Path, default=None, help="a local bare git mirror of the task's repo")
+    p.add_argument("--no-cache", action="store_true", help="build the probe sets even when one is cached")
+    p.add_argument("--no-near-misses", action="store_true", help="leave the adequacy survivors out")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from bench.errors import BenchError, CheckFailed, UsageError
+    from bench.probes import store
+    from bench.score.probe_sets import probe_set_for, summary_for
+    from bench.score.task_env import prepare_task
+    from bench.spec.load import discover, load_all, select
+    from bench.variables import find_root, get
+
+    root = find_root()
+    specs = select(load_all(discover(root)), args.selector)
+    if not specs:
+        raise UsageError(f"no task matches {args.selector!r}")
+    failed = 0
+    for spec in specs:
+        started = time.monotonic()
+        try:
+            with tempfile.TemporaryDirectory(prefix="bench-probes-") as scratch:
+                task = prepare_task(spec, root, Path(scratch), sandbox_name=args.sandbox or get("BENCH_SANDBOX"),
+                                    mirror=args.mirror)
+                if args.no_cache:
+                    probe_set_for(task, use_cache=False)
+                summary = summary_for(task, root, near_misses=not args.no_near_misses)
+        except BenchError as exc:  # one task's trouble stops no other
+            failed += 1
+            print(f"{spec.task_id}\terror\t{exc}")
+            sys.stdout.flush()
+            continue
+        store.write(root, summary)
+        print(f"{spec.task_id}\t{line(summary)}\t{time.monotonic() - started:.1f} s")
+        sys.stdout.flush()
+    if failed:
+        raise CheckFailed(f"{failed} of {len(specs)} task(s) could not be probed")
+    return 0
+
+
+def line(summary) -> str:
+    text = f"probes {summary.probes} (observed {summary.observed}, generated {summary.generated})"
+    if not summary.probes:
+        text += f"\t{summary.note}"
+    near = summary.near_misses
+    if near is not None:
+        text += f"\tnear-miss survivors {near.survivors}: killed by probes {len(near.killed)}, equivalent on probes " \
+                f"{len(near.equivalent)}"
+    return text

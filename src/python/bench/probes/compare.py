@@ -1,0 +1,141 @@
+"""Comparing a replay's outputs with the reference's, on the host, and saying where they part.
+
+An output is what ``_probe_runtime`` wrote for one input: ``["return", value, args after, kwargs after]``,
+``["raise", exception, …]`` or a failure to answer (``timeout``, ``unavailable``, ``unbuildable``,
+``unserialisable``). Two outputs agree when they are the same kind and:
+
+- for a return, the values and the arguments after the call (what the call changed in them) are equal, where a
+  float equals another within a relative 1e-9 (NaN equals NaN), a dict, a set or an object's attributes are
+  compared without regard to order, and everything else exactly, type included;
+- for a raise, the exception is the same: its class and its arguments (the message says which check failed:
+  ``"must not start or end with a hyphen"`` and ``"disallowed hyphens in 3rd and 4th position"`` are the same
+  class). What the arguments hold after a raise is not compared.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+REL_TOL = 1e-9
+ABS_TOL = 1e-12
+SHOWN = 240  # characters of an input or output shown in a divergence
+
+
+def agree(expected: str, got: str) -> bool:
+    if not got:
+        return False
+    if got == expected:  # the same canonical text: nothing to compare
+        return True
+    want, have = json.loads(expected), json.loads(got)
+    if want[0] != have[0]:
+        return False
+    if want[0] == "raise":  # the exception itself (class and arguments); what it left in the arguments is not
+        return len(have) == 4 and equal(want[1], have[1])
+    if want[0] == "return":
+        return len(have) == 4 and all(equal(a, b) for a, b in zip(want[1:], have[1:]))
+    return want == have
+
+
+def equal(a, b) -> bool:
+    if not isinstance(a, list) or not isinstance(b, list) or not a or not b or a[0] != b[0]:
+        return a == b
+    tag = a[0]
+    if tag == "f":
+        return _floats(float(a[1]), float(b[1]))
+    if tag == "c":
+        return _floats(float(a[1]), float(b[1])) and _floats(float(a[2]), float(b[2]))
+    if tag in ("l", "t"):
+        return len(a[1]) == len(b[1]) and all(equal(x, y) for x, y in zip(a[1], b[1]))
+    if tag == "d":
+        return _pairs(a[1], b[1])
+    if tag == "o":
+        return a[1] == b[1] and _pairs(a[2], b[2])
+    if tag == "u":
+        return a[1] == b[1] and equal(a[2], b[2]) and _pairs(a[3], b[3])
+    if tag == "x":
+        return a[1] == b[1] and len(a[2]) == len(b[2]) and all(equal(x, y) for x, y in zip(a[2], b[2]))
+    return a == b  # atoms, sets (sorted by their written form), references, enums, dates
+
+
+def _floats(x: float, y: float) -> bool:
+    if math.isnan(x) or math.isnan(y):
+        return math.isnan(x) and math.isnan(y)
+    return x == y or math.isclose(x, y, rel_tol=REL_TOL, abs_tol=ABS_TOL)
+
+
+def _pairs(left, right) -> bool:
+    if len(left) != len(right):
+        return False
+    key = lambda pair: json.dumps(pair[0], sort_keys=True)  # noqa: E731
+    return all(json.dumps(x[0], sort_keys=True) == json.dumps(y[0], sort_keys=True) and equal(x[1], y[1])
+               for x, y in zip(sorted(left, key=key), sorted(right, key=key)))
+
+
+def render(encoded, limit: int = SHOWN) -> str:
+    """A written value as Python-like text for people (never parsed back)."""
+    text = _render(encoded)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _render(e) -> str:  # noqa: C901 - one branch per tag, flat
+    if not isinstance(e, list) or not e:
+        return repr(e)
+    tag = e[0]
+    if tag == "N":
+        return "None"
+    if tag == "b":
+        return repr(e[1])
+    if tag in ("i", "f"):
+        return e[1]
+    if tag == "c":
+        return f"complex({e[1]}, {e[2]})"
+    if tag == "s":
+        return repr(e[1])
+    if tag in ("y", "Y"):
+        return repr(bytes.fromhex(e[1])) if tag == "y" else f"bytearray({bytes.fromhex(e[1])!r})"
+    if tag == "l":
+        return "[" + ", ".join(_render(x) for x in e[1]) + "]"
+    if tag == "t":
+        return "(" + ", ".join(_render(x) for x in e[1]) + ("," if len(e[1]) == 1 else "") + ")"
+    if tag == "d":
+        return "{" + ", ".join(f"{_render(k)}: {_render(v)}" for k, v in e[1]) + "}"
+    if tag in ("S", "F"):
+        inner = "{" + ", ".join(_render(x) for x in e[1]) + "}" if e[1] else "()"
+        return inner if tag == "S" and e[1] else ("set()" if tag == "S" else f"frozenset({inner})")
+    if tag == "o":
+        return _short(e[1]) + "(" + ", ".join(f"{k}={_render(v)}" for k, v in e[2]) + ")"
+    if tag == "u":
+        return _short(e[1]) + "(" + _render(e[2]) + ")"
+    if tag == "x":
+        return _short(e[1]) + "(" + ", ".join(_render(x) for x in e[2]) + ")"
+    if tag == "e":
+        return f"{_short(e[1])}.{e[2]}"
+    if tag == "R":
+        return _short(e[1])
+    if tag == "unset":
+        return "<unset>"
+    return f"{tag}({', '.join(str(x) for x in e[1:])})"
+
+
+def _short(name: str) -> str:
+    return name.partition(":")[2] or name
+
+
+def render_output(output: str) -> str:
+    """An output as people read it: the value returned, the exception raised, or why there was none."""
+    if not output:
+        return "no answer (the replay stopped before this input)"
+    item = json.loads(output)
+    if item[0] == "return":
+        return render(item[1])
+    if item[0] == "raise":
+        return "raises " + render(item[1])
+    return " ".join(str(x) for x in item)
+
+
+def render_call(qualname: str, args: str, kwargs: str) -> str:
+    positional = [_render(a) for a in json.loads(args)[1]]
+    named = [f"{_render(k)[1:-1]}={_render(v)}" for k, v in json.loads(kwargs)[1]]
+    text = f"{qualname}({', '.join(positional + named)})"
+    return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"

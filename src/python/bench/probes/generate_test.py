@@ -1,0 +1,47 @@
+from __future__ import annotations
+
+import json
+
+from bench.probes.generate import constants_of, generate
+
+
+def text(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+OBSERVED = [(text(["l", [["s", "xn--abc"], ["i", "3"]]]), text(["d", []]))]
+SOURCE = '''
+def check(label, n):
+    """Docstring is not a literal to use."""
+    if label[2:4] == "--":
+        raise ValueError(n)
+    return 0x660 <= n
+'''
+
+
+def test_generation_is_the_same_every_time_and_keeps_the_shape():
+    first = generate(OBSERVED, method=False, source=SOURCE, qualname="check")
+    assert first == generate(OBSERVED, method=False, source=SOURCE, qualname="check")
+    assert 0 < len(first) and OBSERVED[0] not in first
+    for args, kwargs in first:
+        written = json.loads(args)
+        assert written[0] == "l" and [x[0] for x in written[1]] == ["s", "i"] and json.loads(kwargs) == ["d", []]
+
+
+def test_a_methods_first_argument_is_never_varied():
+    observed = [(text(["l", [["o", "m:C", [["x", ["i", "1"]]]], ["i", "5"]]]), text(["d", []]))]
+    calls = generate(observed, method=True)
+    assert calls and all(json.loads(a)[1][0] == ["o", "m:C", [["x", ["i", "1"]]]] for a, _ in calls)
+
+
+def test_the_codes_own_constants_seed_the_inputs():
+    ints, strings = constants_of(SOURCE, "check")
+    assert {0x65F, 0x660, 0x661, 1, 2, 3, 4, 5} <= set(ints)
+    assert strings == ("--",)
+    values = [json.loads(a)[1] for a, _ in generate(OBSERVED, method=False, source=SOURCE, qualname="check")]
+    assert any(v[1] == ["i", str(0x660)] or v[1] == ["i", str(0x65F)] for v in values)
+    assert any(v[0][1][2:4] == "--" for v in values)
+
+
+def test_no_observed_call_gives_nothing():
+    assert generate([], method=False) == []

@@ -1,0 +1,214 @@
+"""A task's probe set: inputs of the functions its reference change touches, with the reference's outputs.
+
+Made in four steps, every one in the sandbox but the generation:
+
+1. the reference tree (the task's pristine tree with the reference's source files) runs its certified test
+   files with the targets (:mod:`bench.probes.targets`) wrapped: each call's arguments, as written on entry,
+   at most ``PER_TARGET`` distinct ones per target; calls whose arguments cannot be written are counted;
+2. Hypothesis generates calls around the observed ones (:mod:`bench.probes.generate`);
+3. the reference replays every input in a fresh copy of the tree, twice; an input is kept when both replays
+   answered it alike with a return or a raise that can be written (a timeout, an argument that cannot be
+   rebuilt, an output that cannot be written, or two different answers drop it, and the drop is counted);
+4. step 3 repeats on what was kept until a round keeps everything (at most ``ROUNDS``): a function with state
+   carried between calls answers the kept sequence as it will be replayed.
+
+The set is canonical JSON, so its sha256 names it; the same inputs (certificate, Hypothesis version, this
+module's :data:`PROBE_VERSION`) make the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+PROBE_VERSION = "2"
+PER_TARGET = 150  # observed calls kept per target
+MAX_PROBES = 1200  # per task
+ROUNDS = 4
+SECONDS_PER_CALL = 2.0
+KEPT_KINDS = ("return", "raise")
+
+
+@dataclass(frozen=True)
+class ProbeTarget:
+    file: str
+    qualname: str
+    module: str  # the name the tests imported it as; "" when they never did
+    calls: int  # calls seen under the tests
+    skipped: int  # of those, calls whose arguments could not be written
+    skip_reason: str = ""  # why the first of them could not be
+
+
+@dataclass(frozen=True)
+class Probe:
+    target: int
+    args: str  # written form, JSON text
+    kwargs: str
+    origin: str  # "observed" | "generated"
+    expected: str  # the reference's output, JSON text
+
+
+@dataclass(frozen=True)
+class ProbeSet:
+    task_id: str
+    version: str
+    targets: tuple[ProbeTarget, ...]
+    probes: tuple[Probe, ...]
+    dropped: tuple[tuple[str, int], ...]  # (reason, inputs dropped for it)
+    note: str = ""  # why the set is empty, when it is
+
+    def to_json(self) -> dict:
+        return {"task_id": self.task_id, "version": self.version, "note": self.note,
+                "targets": [[t.file, t.qualname, t.module, t.calls, t.skipped, t.skip_reason] for t in self.targets],
+                "probes": [[p.target, p.args, p.kwargs, p.origin, p.expected] for p in self.probes],
+                "dropped": [list(d) for d in self.dropped]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> ProbeSet:
+        return cls(data["task_id"], data["version"], tuple(ProbeTarget(*t) for t in data["targets"]),
+                   tuple(Probe(*p) for p in data["probes"]), tuple(tuple(d) for d in data["dropped"]),
+                   data.get("note", ""))
+
+    def canonical(self) -> bytes:
+        from bench.store.canonical import canonical_json
+
+        return canonical_json(self.to_json())
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.canonical()).hexdigest()
+
+    def count(self, origin: str) -> int:
+        return sum(p.origin == origin for p in self.probes)
+
+    def replay_targets(self) -> tuple[tuple[str, str], ...]:
+        return tuple((t.module, t.qualname) for t in self.targets)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """Where the reference runs: the environment, the pristine tree and the reference's source texts."""
+
+    where: object  # bench.verdict.run_tests.RunEnvironment
+    pristine: Path
+    sources: tuple[tuple[str, str], ...]  # (path, text) of the reference's source files
+    packages: tuple[str, ...] = ()  # the task's top-level packages, masked elsewhere in the environment
+    content_masks: tuple[str, ...] = ()
+
+    def tree(self, dest: Path, sources=None) -> Path:
+        """A fresh copy of the pristine tree holding ``sources`` (the reference's by default)."""
+        shutil.copytree(self.pristine, dest, symlinks=True)
+        for path, text in self.sources if sources is None else sources:
+            (dest / path).parent.mkdir(parents=True, exist_ok=True)
+            (dest / path).write_text(text, encoding="utf-8")
+        return dest
+
+
+def build(spec, reference: Reference, scratch: Path, *, test_limits, replay_limits, public_api: bool) -> ProbeSet:
+    from bench.probes.generate import generate
+    from bench.probes.runs import record_inputs
+    from bench.probes.targets import targets_of
+    from bench.sandbox.cleanup import remove_tree
+
+    fixed = reference.tree(scratch / "reference")
+    try:
+        targets = targets_of(spec, fixed, reference.pristine, public_api=public_api)
+        if not targets:
+            return ProbeSet(spec.task_id, PROBE_VERSION, (), (), (), "no function holds the reference change")
+        recorded = record_inputs(reference.where, workdir=fixed, targets=targets, test_files=spec.test_files,
+                                 limits=test_limits, per_target=PER_TARGET)
+    finally:
+        remove_tree(fixed)
+    probe_targets = tuple(ProbeTarget(t.file, t.qualname, recorded.modules[i], recorded.calls[i], recorded.skipped[i],
+                                      recorded.reasons[i]) for i, t in enumerate(targets))
+    inputs: list[tuple[int, str, str, str]] = []
+    dropped: dict[str, int] = {}
+    for index, target in enumerate(probe_targets):
+        if not target.module:
+            continue
+        observed = [(a, k) for i, a, k in recorded.inputs if i == index]
+        inputs += [(index, a, k, "observed") for a, k in observed]
+        source = dict(reference.sources).get(target.file, "")
+        try:
+            generated = generate(observed, method="." in target.qualname, source=source, qualname=target.qualname)
+        except Exception as exc:  # noqa: BLE001 - Hypothesis refusing a shape costs this target its generated inputs
+            dropped[f"generation failed: {type(exc).__name__}"] = dropped.get(
+                f"generation failed: {type(exc).__name__}", 0) + 1
+            generated = []
+        inputs += [(index, a, k, "generated") for a, k in generated]
+    if len(inputs) > MAX_PROBES:
+        dropped["over the per-task cap"] = len(inputs) - MAX_PROBES
+        inputs = _spread(inputs, MAX_PROBES)
+    probes = _settle(spec, reference, probe_targets, inputs, scratch, replay_limits, dropped)
+    note = "" if probes else _empty_note(probe_targets, recorded)
+    return ProbeSet(spec.task_id, PROBE_VERSION, probe_targets, probes, tuple(sorted(dropped.items())), note)
+
+
+def _spread(inputs: list, cap: int) -> list:
+    """At most ``cap`` inputs, taken evenly over the targets (round robin, in order)."""
+    by_target: dict[int, list] = {}
+    for item in inputs:
+        by_target.setdefault(item[0], []).append(item)
+    chosen: list = []
+    while len(chosen) < cap and any(by_target.values()):
+        for queue in by_target.values():
+            if queue and len(chosen) < cap:
+                chosen.append(queue.pop(0))
+    return sorted(chosen, key=inputs.index)
+
+
+def _settle(spec, reference: Reference, targets, inputs, scratch: Path, limits, dropped: dict) -> tuple[Probe, ...]:
+    from bench.probes.runs import replay
+    from bench.sandbox.cleanup import remove_tree
+
+    current = list(inputs)
+    for _ in range(ROUNDS):
+        answers = []
+        for attempt in range(2):
+            tree = reference.tree(scratch / f"replay{attempt}")
+            try:
+                answers.append(replay(reference.where, workdir=tree,
+                                      targets=tuple((t.module, t.qualname) for t in targets),
+                                      inputs=[(i, a, k) for i, a, k, _ in current], limits=limits,
+                                      seconds_per_call=SECONDS_PER_CALL, packages=reference.packages,
+                                      source_files=spec.source_files, content_masks=reference.content_masks))
+            finally:
+                remove_tree(tree)
+        kept = []
+        for item, first, second in zip(current, answers[0].outputs, answers[1].outputs):
+            reason = _drop_reason(first, second)
+            if reason:
+                dropped[reason] = dropped.get(reason, 0) + 1
+            else:
+                kept.append((item, first))
+        if len(kept) == len(current):
+            return tuple(Probe(i, a, k, origin, out) for (i, a, k, origin), out in kept)
+        current = [item for item, _ in kept]
+    dropped["unsettled after repeated replays"] = len(current)
+    return ()
+
+
+def _drop_reason(first: str, second: str) -> str:
+    if not first or not second:
+        return "the reference's replay stopped before it"
+    kind = json.loads(first)[0]
+    if first != second:
+        return "the reference answers it differently each time"
+    return "" if kind in KEPT_KINDS else f"the reference's answer: {kind}"
+
+
+def _empty_note(targets, recorded) -> str:
+    if not any(t.module for t in targets):
+        return "the tests never imported a module holding a target"
+    if not any(t.calls for t in targets):
+        return "the tests never called a target"
+    if not recorded.inputs:
+        return "no call's arguments could be written"
+    return "no input answered alike by the reference twice"
+
+
+def read(raw: bytes) -> ProbeSet:
+    return ProbeSet.from_json(json.loads(raw))
