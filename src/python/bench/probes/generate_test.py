@@ -45,3 +45,12 @@ def test_the_codes_own_constants_seed_the_inputs():
 
 def test_no_observed_call_gives_nothing():
     assert generate([], method=False) == []
+
+
+def test_hypothesis_draws_no_constants_of_the_modules_this_process_imported():
+    """Hypothesis mixes constants of loaded non-library modules into its draws; what the harness draws must not
+    depend on what else its process imported (a test module, the harness installed or from a checkout)."""
+    from hypothesis.internal.conjecture import providers
+
+    generate(OBSERVED, method=False, source=SOURCE, qualname="check")
+    assert len(providers._get_local_constants()) == 0

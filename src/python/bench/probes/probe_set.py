@@ -12,6 +12,9 @@ Made in four steps, every one in the sandbox but the generation:
 4. step 3 repeats on what was kept until a round keeps everything (at most ``ROUNDS``): a function with state
    carried between calls answers the kept sequence as it will be replayed.
 
+The inputs are replayed in an order fixed by a hash of each (not the order the tests made them), so a wrong fix
+that counts calls meets other inputs at the counts it knows.
+
 The set is canonical JSON, so its sha256 names it; the same inputs (certificate, Hypothesis version, this
 module's :data:`PROBE_VERSION`) make the same bytes.
 """
@@ -24,7 +27,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-PROBE_VERSION = "2"
+PROBE_VERSION = "4"
 PER_TARGET = 150  # observed calls kept per target
 MAX_PROBES = 1200  # per task
 ROUNDS = 4
@@ -139,6 +142,9 @@ def build(spec, reference: Reference, scratch: Path, *, test_limits, replay_limi
                 f"generation failed: {type(exc).__name__}", 0) + 1
             generated = []
         inputs += [(index, a, k, "generated") for a, k in generated]
+    # Replayed in an order of their own, not the tests': a fix that answers by call count ("the third call
+    # returns True") then meets another input at that count.
+    inputs.sort(key=lambda item: hashlib.sha256(f"{spec.task_id}|{item[0]}|{item[1]}|{item[2]}".encode()).hexdigest())
     if len(inputs) > MAX_PROBES:
         dropped["over the per-task cap"] = len(inputs) - MAX_PROBES
         inputs = _spread(inputs, MAX_PROBES)

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from bench.errors import CheckFailed
 from bench.sandbox.protocol import Channel, ExecRequest, Limits, Mount, NetworkPolicy
 
 RUNTIME = "_probe_runtime.py"  # read as a resource and run inside the sandbox, never imported here
+CODEC = "_probe_codec.py"  # copied beside it: the runtime imports it from its own folder
 MAX_RECORD_BYTES = 32 << 20
 MAX_OUTPUT_BYTES = 64 << 20
 
@@ -51,6 +51,7 @@ def _layout(scratch: Path) -> tuple[Path, str]:
     folder = scratch / "probe"
     folder.mkdir()
     (folder / "runtime.py").write_bytes(Path(__file__).with_name(RUNTIME).read_bytes())
+    (folder / CODEC).write_bytes(Path(__file__).with_name(CODEC).read_bytes())
     os.chmod(folder, 0o755)
     os.chmod(scratch, 0o755)
     return folder, f"/run/bench-probe-{secrets.token_hex(6)}"
@@ -150,8 +151,3 @@ def read_outputs(data: bytes, count: int) -> tuple[tuple[str, ...], str]:
     missing = count - len(outputs)
     problem = f"the replay stopped after {len(outputs)} of {count} inputs" if missing else ""
     return tuple(outputs) + ("",) * missing, problem
-
-
-def require_runtime() -> None:
-    if not Path(__file__).with_name(RUNTIME).is_file():
-        raise CheckFailed(f"the probe runtime {RUNTIME} is missing beside {__file__}")

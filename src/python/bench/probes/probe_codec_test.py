@@ -13,9 +13,9 @@ from typing import NamedTuple
 
 import pytest
 
-from bench.probes import _probe_runtime as runtime
+from bench.probes import _probe_codec as runtime
 
-encode, decode = runtime._make_codec()
+encode, decode = runtime.make_codec()
 
 
 class Point(NamedTuple):

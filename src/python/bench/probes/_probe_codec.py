@@ -1,0 +1,314 @@
+"""The probe codec: values written in a tagged JSON form that only builtin code reads, and read back.
+
+Standard library only: it runs inside the sandbox on the task's interpreter (``_probe_runtime.py`` imports it
+from its own folder) and in the harness's tests. A value is read by exact type (``type(v) is int``), never by a
+method of the value (no ``__repr__``, ``__eq__``, ``__iter__``, ``__reduce__`` or pickle), so an object cannot
+describe itself as something else. What cannot be written faithfully raises :class:`Unserialisable`; nothing is
+guessed. :func:`make_codec` binds every builtin it uses in its closures when it is made, before any code of the
+work dir is imported: replacing a global of this module, of ``builtins`` or of ``json`` afterwards changes
+nothing of it.
+
+Tags: ``N`` None, ``b`` bool, ``i`` int (decimal text), ``f`` float (repr), ``c`` complex, ``s`` str, ``y`` /
+``Y`` bytes / bytearray (hex), ``l`` list, ``t`` tuple, ``d`` dict (pairs, in order), ``S`` / ``F`` set /
+frozenset (sorted by written form), ``od``/``ct``/``dd``/``dq`` the collections module's containers, ``r``
+range, ``D`` Decimal, ``Q`` Fraction, ``T`` date/time/datetime (fixed-offset zones only), ``td`` timedelta,
+``R`` a class or function found again by name, ``e`` an enum member, ``x`` an exception (class, arguments),
+``o`` an object of a class statement (its attributes), ``u`` a subclass of a builtin (its builtin part and
+attributes), ``@`` a list, dict, set or object met again (shared, or a cycle): the n-th one entered.
+"""
+
+import json
+import sys
+
+MAX_NODES = 4000  # per value
+MAX_DEPTH = 24
+MAX_TEXT = 20000  # characters of one str, bytes of one bytes
+
+
+class Unserialisable(Exception):
+    pass
+
+
+def make_codec():
+    import collections
+    import enum  # loaded by the interpreter's own start (re, signal): free
+
+    modules = sys.modules
+    import importlib
+    import types
+
+    _type, _len, _repr, _str, _isinstance, _id = type, len, repr, str, isinstance, id
+    _dict_items, _tuple_get, _list_get = dict.items, tuple.__getitem__, list.__getitem__
+    _tuple_len, _list_len, _obj_get = tuple.__len__, list.__len__, object.__getattribute__
+    _int_str, _float_repr, _str_new, _bytes_hex = int.__repr__, float.__repr__, str.__str__, bytes.hex
+    _dumps, _sorted = json.dumps, sorted
+    heap = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement
+    atoms = {_type(None), bool, int, float, complex, str, bytes, bytearray}
+    bases = (tuple, list, dict, str, int, float, bytes)
+    function_types = (types.FunctionType, types.BuiltinFunctionType)
+    found_by_name = {}  # class -> its importable name, once found
+    containers = {
+        collections.OrderedDict: lambda v, sub: ["od", [[sub(k), sub(x)] for k, x in _dict_items(v)]],
+        collections.Counter: lambda v, sub: ["ct", [[sub(k), sub(x)] for k, x in _dict_items(v)]],
+        collections.defaultdict: lambda v, sub: ["dd", sub(v.default_factory),
+                                                 [[sub(k), sub(x)] for k, x in _dict_items(v)]],
+        collections.deque: lambda v, sub: ["dq", [sub(x) for x in collections.deque.__iter__(v)],
+                                           sub(v.maxlen)],
+    }
+
+    def name_of(cls):
+        return _str_new(_obj_get(cls, "__module__")) + ":" + _str_new(_obj_get(cls, "__qualname__"))
+
+    def plain(cls):
+        """A class whose instances are their attributes: every class above it was made by a class statement."""
+        mro = _obj_get(cls, "__mro__")
+        return all(c is object or c in bases or _obj_get(c, "__flags__") & heap for c in mro)
+
+    def encode(value):
+        """The written form of ``value``. A list, dict, set or object met again (shared, or in a cycle) is
+        written as ``["@", n]``: the n-th of them met, counting in the order the walk enters them."""
+        state = {"budget": MAX_NODES, "memo": {}, "open": set(), "hold": []}
+        return walk(value, state, 0)
+
+    def enter(v, state):
+        number = _len(state["memo"])
+        state["memo"][_id(v)] = number
+        state["hold"].append(v)  # keeps every entered value alive, so no id is reused during the walk
+        return number
+
+    def walk(v, state, depth):
+        state["budget"] -= 1
+        if state["budget"] < 0 or depth > MAX_DEPTH:
+            raise Unserialisable("too large or too deep")
+        t = _type(v)
+        if t in atoms:
+            return atom(t, v)
+        seen = state["memo"].get(_id(v))
+        if seen is not None:
+            if seen in state["open"]:
+                raise Unserialisable("a cycle through an immutable value")
+            return ["@", seen]
+        sub = lambda x: walk(x, state, depth + 1)  # noqa: E731
+        if t is list:
+            enter(v, state)
+            return ["l", [sub(_list_get(v, i)) for i in range(_list_len(v))]]
+        if t is tuple:
+            return ["t", [sub(_tuple_get(v, i)) for i in range(_tuple_len(v))]]
+        if t is dict:
+            enter(v, state)
+            return ["d", [[sub(k), sub(x)] for k, x in _dict_items(v)]]
+        if t is set:
+            enter(v, state)
+            return ["S", _sorted((sub(x) for x in v), key=_dumps)]
+        if t is frozenset:
+            return ["F", _sorted((sub(x) for x in v), key=_dumps)]
+        if t in containers:  # the collections module's: written by their builtin parts, never their methods
+            enter(v, state)
+            return containers[t](v, sub)
+        if t is range:
+            return ["r", v.start, v.stop, v.step]
+        # A value of these types means its module is loaded already: found there, never imported for nothing.
+        module_name = _obj_get(t, "__module__")
+        if module_name in ("decimal", "_decimal", "_pydecimal", "fractions", "datetime"):
+            return library_value(t, v)
+        if _isinstance(v, type):
+            return ["R", reference(v)]
+        if t in function_types:
+            return ["R", reference(v)]
+        if _isinstance(v, enum.Enum):
+            return ["e", reference(t), _str_new(v._name_)]
+        if _isinstance(v, BaseException):
+            args = _obj_get(v, "args")
+            return ["x", name_of(t), [sub(a) for a in args] if _type(args) is tuple else []]
+        if not plain(t) or _obj_get(t, "__module__") == "builtins":
+            raise Unserialisable("a value of " + name_of(t))
+        name = reference(t)  # a class the replay can find again by name, not one made inside a function
+        base = next((b for b in bases if _isinstance(v, b)), None)
+        number = enter(v, state)
+        if base is None:
+            return ["o", name, attributes(v, t, sub)]
+        copy = base(v) if base in (str, int, float, bytes) else copy_of(base, v)
+        state["hold"].append(copy)
+        if base in (tuple, str, int, float, bytes):
+            state["open"].add(number)
+        written = sub(copy)
+        state["open"].discard(number)
+        return ["u", name, written, attributes(v, t, sub)]
+
+    def library_value(t, v):
+        decimal, fractions, datetime = (modules.get(n) for n in ("decimal", "fractions", "datetime"))
+        if decimal is not None and t is decimal.Decimal:
+            return ["D", decimal.Decimal.__str__(v)]
+        if fractions is not None and t is fractions.Fraction:
+            return ["Q", _int_str(v.numerator), _int_str(v.denominator)]
+        if datetime is not None and t in (datetime.date, datetime.time, datetime.datetime):
+            tz = None if t is datetime.date else v.tzinfo
+            if tz is not None and _type(tz) is not datetime.timezone:
+                raise Unserialisable("a time zone other than a fixed offset")
+            return ["T", t.__name__, t.isoformat(v)]
+        if datetime is not None and t is datetime.timedelta:
+            return ["td", v.days, v.seconds, v.microseconds]
+        raise Unserialisable("a value of " + name_of(t))
+
+    def copy_of(base, v):
+        if base is tuple:
+            return tuple(_tuple_get(v, i) for i in range(_tuple_len(v)))
+        if base is list:
+            return [_list_get(v, i) for i in range(_list_len(v))]
+        return dict(_dict_items(v))
+
+    def attributes(v, t, sub):
+        found = []
+        try:
+            found = [[k, sub(x)] for k, x in _dict_items(_obj_get(v, "__dict__"))]
+        except AttributeError:
+            pass
+        for cls in _obj_get(t, "__mro__"):
+            slots = _obj_get(cls, "__dict__").get("__slots__", ())
+            for name in (slots,) if _type(slots) is str else slots:
+                if name in ("__dict__", "__weakref__"):
+                    continue
+                try:
+                    found.append([name, sub(_obj_get(v, name))])
+                except AttributeError:
+                    found.append([name, ["unset"]])
+        return found
+
+    def atom(t, v):
+        if v is None:
+            return ["N"]
+        if t is bool:
+            return ["b", v is True]
+        if t is int:
+            return ["i", _int_str(v)]
+        if t is float:
+            return ["f", _float_repr(v)]
+        if t is complex:
+            return ["c", _float_repr(v.real), _float_repr(v.imag)]
+        if t is str:
+            if _len(v) > MAX_TEXT:
+                raise Unserialisable("a str too long")
+            return ["s", _str_new(v)]
+        if _len(v) > MAX_TEXT:
+            raise Unserialisable("bytes too long")
+        return ["y" if t is bytes else "Y", _bytes_hex(bytes(v))]
+
+    def reference(obj):
+        if _type(obj) is type and obj in found_by_name:
+            return found_by_name[obj]
+        try:
+            module, qualname = _obj_get(obj, "__module__"), _obj_get(obj, "__qualname__")
+            if _type(module) is str and _type(qualname) is str and "<" not in qualname:
+                if resolve(module + ":" + qualname) is obj:
+                    if _type(obj) is type:
+                        found_by_name[obj] = module + ":" + qualname
+                    return module + ":" + qualname
+        except Exception:  # noqa: BLE001 - whatever stops it being found again by name
+            pass
+        raise Unserialisable("an object not importable by name")
+
+    def resolve(name):
+        module, _, qualname = name.partition(":")
+        found = importlib.import_module(module)
+        for part in qualname.split("."):
+            found = getattr(found, part)
+        return found
+
+    def decode(e):
+        return unwalk(e, [])
+
+    def unwalk(e, table):
+        tag = e[0]
+        back = lambda x: unwalk(x, table)  # noqa: E731
+        if tag == "N":
+            return None
+        if tag in ("b", "s"):
+            return e[1]
+        if tag == "i":
+            return int(e[1])
+        if tag == "f":
+            return float(e[1])
+        if tag == "c":
+            return complex(float(e[1]), float(e[2]))
+        if tag in ("y", "Y"):
+            return (bytes if tag == "y" else bytearray)(bytes.fromhex(e[1]))
+        if tag == "@":
+            found = table[e[1]]
+            if found is None:
+                raise Unserialisable("a reference to a value not yet made")
+            return found
+        if tag == "l":
+            made = []
+            table.append(made)
+            made.extend(back(x) for x in e[1])
+            return made
+        if tag == "t":
+            return tuple(back(x) for x in e[1])
+        if tag == "d":
+            made = {}
+            table.append(made)
+            for k, x in e[1]:
+                made[back(k)] = back(x)
+            return made
+        if tag == "S":
+            made = set()
+            table.append(made)
+            made.update(back(x) for x in e[1])
+            return made
+        if tag == "F":
+            return frozenset(back(x) for x in e[1])
+        if tag in ("od", "ct", "dd", "dq"):
+            if tag == "dq":
+                made = collections.deque(maxlen=back(e[2]))  # an atom: takes no place in the table
+                table.append(made)
+                made.extend(back(x) for x in e[1])
+                return made
+            made = {"od": collections.OrderedDict, "ct": collections.Counter, "dd": collections.defaultdict}[tag]()
+            table.append(made)
+            if tag == "dd":
+                made.default_factory = back(e[1])
+            for k, x in e[-1]:
+                made[back(k)] = back(x)
+            return made
+        if tag == "r":
+            return range(e[1], e[2], e[3])
+        if tag == "D":
+            return importlib.import_module("decimal").Decimal(e[1])
+        if tag == "Q":
+            return importlib.import_module("fractions").Fraction(int(e[1]), int(e[2]))
+        if tag == "T":
+            return getattr(importlib.import_module("datetime"), e[1]).fromisoformat(e[2])
+        if tag == "td":
+            return importlib.import_module("datetime").timedelta(days=e[1], seconds=e[2], microseconds=e[3])
+        if tag == "R":
+            return resolve(e[1])
+        if tag == "e":
+            return getattr(resolve(e[1]), e[2])
+        if tag == "x":
+            return resolve(e[1])(*[back(a) for a in e[2]])
+        if tag == "o":
+            cls = resolve(e[1])
+            made = object.__new__(cls) if cls.__new__ is object.__new__ else cls.__new__(cls)
+            table.append(made)
+            return restore(made, e[2], back)
+        if tag == "u":
+            cls, slot = resolve(e[1]), _len(table)
+            table.append(None)
+            base = back(e[2])
+            kind = _type(base)
+            made = kind.__new__(cls, base) if kind not in (dict, list) else cls.__new__(cls)
+            if kind is dict:
+                dict.update(made, base)
+            elif kind is list:
+                list.extend(made, base)
+            table[slot] = made
+            return restore(made, e[3], back)
+        raise Unserialisable("unknown tag " + _repr(tag))
+
+    def restore(obj, state, back):
+        for name, value in state:
+            if value != ["unset"]:
+                object.__setattr__(obj, name, back(value))
+        return obj
+
+    return encode, decode
