@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 MAX_PER_TARGET = 120  # generated calls per target
-MAX_EXAMPLES_PER_TARGET = 400  # draws tried per target (duplicates of observed calls are dropped)
+MAX_EXAMPLES_PER_TARGET = 150  # draws tried per target (duplicates of observed calls are dropped)
 MAX_TEXT = 160
 MAX_SEEDS = 48  # observed calls a target's generation starts from, spread evenly over them
 EXTRA_CHARS = " -_.0aZ9é/"
