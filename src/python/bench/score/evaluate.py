@@ -74,9 +74,17 @@ def evaluate(task: PreparedTask, tree: Path, reply: str, *, cache=None, fresh_co
     except EditError as exc:
         return _invalid(task, tree, exc)
     sources = source_snapshot(tree, spec.source_files)
+    verification = begin_verification(task, sources, cache=cache) if verify else None
     verdict = judge(task, tree, sources, cache=cache, fresh_copy=fresh_copy, scan=scan)
-    verification = verify_resolved(task, verdict, sources, cache=cache) if verify else None
-    return _evaluation(task, verdict, sources, tuple(c.path for c in applied.files), applied.diff, verification)
+    verified = verification() if verification is not None and verdict.resolved else None
+    return _evaluation(task, verdict, sources, tuple(c.path for c in applied.files), applied.diff, verified)
+
+
+def begin_verification(task: PreparedTask, sources, *, cache=None):
+    """The verified tier's check, started beside the test run (bench.score.probe_sets.begin_verification)."""
+    from bench.score.probe_sets import begin_verification as begin
+
+    return begin(task, sources, cache=cache)
 
 
 def verify_resolved(task: PreparedTask, verdict: Verdict, sources, *, cache=None) -> Verification | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -81,24 +82,79 @@ def probe_set_for(task: PreparedTask, *, use_cache: bool = True) -> ProbeSet:
         return probe_set
 
 
-def verify_candidate(task: PreparedTask, sources, *, cache=None) -> Verification:
-    """Replay the task's probes against the candidate whose source files are ``sources``."""
-    from bench.loop.signature import candidate_digest
+def verify_candidate(task: PreparedTask, sources, *, cache=None, replayed: Verification | None = None) -> Verification:
+    """Replay the task's probes against the candidate whose source files are ``sources``. ``replayed`` is a
+    replay already made of the same candidate (:func:`begin_verification`): when it verified, it stands."""
     from bench.probes.verify import verify
 
     probe_set = probe_set_for(task)
-    key = None
-    if cache is not None:
-        key = cache.key({"probe_set": probe_set.sha256, "candidate": candidate_digest(sources), "kind": "verify-v1"})
-        if (hit := cache.get(key)) is not None:
-            return Verification.from_json(json.loads(hit))
-    reference = reference_of(task, with_sources=False)
-    with scratch_dir(prefix="bench-verify-") as scratch:
-        result = verify(probe_set, reference, tuple(sources), Path(scratch), limits=replay_limits(task),
-                        source_files=task.spec.source_files, reference_again=lambda: reference_of(task).sources)
-    if cache is not None and key is not None:
+    key = _verify_key(cache, probe_set, sources)
+    if key is not None and (hit := cache.get(key)) is not None:
+        return Verification.from_json(json.loads(hit))
+    if replayed is not None and replayed.verified:
+        result = replayed
+    else:
+        reference = reference_of(task, with_sources=False)
+        with scratch_dir(prefix="bench-verify-") as scratch:
+            result = verify(probe_set, reference, tuple(sources), Path(scratch), limits=replay_limits(task),
+                            source_files=task.spec.source_files, reference_again=lambda: reference_of(task).sources)
+    if key is not None:
         cache.put(key, json.dumps(result.to_json(), sort_keys=True).encode())
     return result
+
+
+def _verify_key(cache, probe_set: ProbeSet, sources):
+    from bench.loop.signature import candidate_digest
+
+    if cache is None:
+        return None
+    return cache.key({"probe_set": probe_set.sha256, "candidate": candidate_digest(sources), "kind": "verify-v1"})
+
+
+_replays: ThreadPoolExecutor | None = None
+
+
+def begin_verification(task: PreparedTask, sources, *, cache=None):
+    """Start the candidate's replay beside its test run, when the task's probe set is already at hand; returns
+    the function that gives the verification (call it only for a resolved verdict). The replay runs in a
+    sandbox and a tree of its own, so it shares nothing with the test run; the time it costs is hidden behind
+    that run's, and a verdict that is not resolved simply drops it. Without the probe set at hand nothing
+    starts: the set is built, and the replay made, only for a resolved verdict."""
+    global _replays
+    if not _probe_set_at_hand(task):
+        return lambda: verify_candidate(task, sources, cache=cache)
+    probe_set = probe_set_for(task)
+    key = _verify_key(cache, probe_set, sources)
+    if key is not None and cache.get(key) is not None:
+        return lambda: verify_candidate(task, sources, cache=cache)
+    with _guard:
+        if _replays is None:
+            _replays = ThreadPoolExecutor(max_workers=4, thread_name_prefix="bench-replay")
+    replay = _replays.submit(_replay_once, task, probe_set, tuple(sources))
+    return lambda: verify_candidate(task, sources, cache=cache, replayed=replay.result())
+
+
+def _replay_once(task: PreparedTask, probe_set: ProbeSet, sources) -> Verification:
+    from bench.probes.verify import verify
+
+    with scratch_dir(prefix="bench-verify-") as scratch:
+        return verify(probe_set, reference_of(task, with_sources=False), sources, Path(scratch),
+                      limits=replay_limits(task), source_files=task.spec.source_files)
+
+
+def _probe_set_at_hand(task: PreparedTask) -> bool:
+    from bench.probes.probe_set import read
+    from bench.store.action_cache import ActionCache
+
+    task_id = task.spec.task_id
+    if task_id in _built:
+        return True
+    cache = ActionCache("probes")
+    hit = cache.get(cache.key(cache_key(task)))
+    if hit is not None:
+        with _guard:
+            _built.setdefault(task_id, read(hit))
+    return hit is not None
 
 
 def summary_for(task: PreparedTask, root: Path, *, near_misses: bool = True):
