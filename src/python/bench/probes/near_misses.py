@@ -24,26 +24,31 @@ def probe_near_misses(spec, adequacy, probe_set, reference, scratch: Path, *, li
         return None
     identities = {(s.file, s.operator, s.lineno, s.start, s.end) for s in adequacy.survivors}
     if not probe_set.probes:
-        return NearMissProbes(len(identities), (), tuple(sorted(identities)), f"no probes: {probe_set.note}")
+        return NearMissProbes(len(identities), (), tuple(sorted(i + ("",) for i in identities)),
+                              f"no probes: {probe_set.note}")
     fixed = reference.tree(scratch / "fixed")
-    killed, equivalent = [], []
+    # A survivor is named by file, operator and span, not by its replacement: two near misses of one span (``m[2]``
+    # made ``m[1]`` and ``m[3]``) share a name. Every one of them is replayed; the name is killed only when the
+    # probes tell each from the fix, and equivalent (with the replacement the probes accept) otherwise.
+    verdicts: dict[tuple, list[tuple[str, bool]]] = {}
     try:
         _, chosen = near_misses_of(spec, fixed, reference.pristine)
         for candidate in chosen:
             site = candidate.site
             identity = (site.file, site.operator, site.lineno, site.start, site.end)
-            if identity not in identities:
-                continue
-            identities.discard(identity)
-            sources = _mutated_sources(fixed, site, spec.source_files)
-            result = verify(probe_set, reference, sources, scratch / "near", limits=limits,
-                            source_files=spec.source_files)
-            (equivalent if result.verified else killed).append(identity)
+            if identity in identities:
+                sources = _mutated_sources(fixed, site, spec.source_files)
+                result = verify(probe_set, reference, sources, scratch / "near", limits=limits,
+                                source_files=spec.source_files)
+                verdicts.setdefault(identity, []).append((site.replacement, result.verified))
     finally:
         remove_tree(fixed)
-    note = f"{len(identities)} survivor(s) no longer made by the engine" if identities else ""
-    return NearMissProbes(len(killed) + len(equivalent) + len(identities), tuple(sorted(killed)),
-                          tuple(sorted(equivalent)), note)
+    killed = tuple(sorted(i for i, found in verdicts.items() if not any(ok for _, ok in found)))
+    equivalent = tuple(sorted(i + (next(r for r, ok in found if ok),) for i, found in verdicts.items()
+                              if any(ok for _, ok in found)))
+    gone = len(identities) - len(verdicts)
+    note = f"{gone} survivor(s) no longer made by the engine" if gone else ""
+    return NearMissProbes(len(identities), killed, equivalent, note)
 
 
 def _mutated_sources(fixed: Path, site, source_files) -> tuple[tuple[str, str], ...]:

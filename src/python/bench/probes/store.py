@@ -25,7 +25,8 @@ class NearMissProbes:
 
     survivors: int  # survivors of the tests
     killed: tuple[tuple[str, str, int, int, int], ...]  # (file, operator, line, start, end) the probes tell apart
-    equivalent: tuple[tuple[str, str, int, int, int], ...]  # … and those every probe answers as the fix does
+    # … and those every probe answers as the fix does, with the replacement the probes accept ("" without probes)
+    equivalent: tuple[tuple[str, str, int, int, int, str], ...]
     note: str = ""  # why none could be replayed, when none could
 
 

@@ -10,7 +10,7 @@ PROBE_SET = ProbeSet("t.one", "2", (ProbeTarget("m.py", "f", "m", 5, 1, "a cycle
 
 
 def test_a_summary_is_bound_to_the_certificate_it_was_made_under(tmp_path):
-    near = NearMissProbes(3, (("m.py", "comparison", 2, 10, 11),), (("m.py", "negation", 4, 30, 33),), "1 gone")
+    near = NearMissProbes(3, (("m.py", "comparison", 2, 10, 11),), (("m.py", "negation", 4, 30, 33, "not x"),), "1 gone")
     summary = summarise(PROBE_SET, "abc", near)
     assert (summary.probes, summary.observed, summary.generated) == (2, 1, 1)
     assert summary.targets[0] == ("m.py", "f", "m", 5, 1, "a cycle", 2)
@@ -23,7 +23,7 @@ def test_a_summary_is_bound_to_the_certificate_it_was_made_under(tmp_path):
 
 def test_stats_count_survivors_the_probes_kill():
     killed = summarise(PROBE_SET, "a", NearMissProbes(2, (("m.py", "x", 1, 1, 2), ("m.py", "y", 1, 3, 4)), ()))
-    kept = summarise(PROBE_SET, "a", NearMissProbes(2, (("m.py", "x", 1, 1, 2),), (("m.py", "y", 1, 3, 4),)))
+    kept = summarise(PROBE_SET, "a", NearMissProbes(2, (("m.py", "x", 1, 1, 2),), (("m.py", "y", 1, 3, 4, "b"),)))
     assert stats({"a": killed, "b": kept, "c": None}) == {
         "tasks": 3, "summarised": 2, "with_probes": 2, "probes": 4, "survivors": 4, "killed_by_probes": 3,
         "tasks_with_survivors": 2, "tasks_still_surviving": 1}
