@@ -74,7 +74,10 @@ def evaluate(task: PreparedTask, tree: Path, reply: str, *, cache=None, fresh_co
     except EditError as exc:
         return _invalid(task, tree, exc)
     sources = source_snapshot(tree, spec.source_files)
-    verification = begin_verification(task, sources, cache=cache) if verify else None
+    # The replay starts beside the test run, once the static scan has passed the edit (nothing of a flagged edit
+    # runs anywhere).
+    clean = not scan or not scan_findings(task, sources)
+    verification = begin_verification(task, sources, cache=cache) if verify and clean else None
     verdict = judge(task, tree, sources, cache=cache, fresh_copy=fresh_copy, scan=scan)
     verified = verification() if verification is not None and verdict.resolved else None
     return _evaluation(task, verdict, sources, tuple(c.path for c in applied.files), applied.diff, verified)
@@ -106,14 +109,12 @@ def judge(task: PreparedTask, tree: Path, sources, *, cache=None, fresh_copy: bo
     changed lines tell the run's audit guard which calls are the edit's own (bench.verdict.guard).
     `scan=False` leaves the static scan out: the red-team suite uses it to show what the run-time layers stop
     on their own."""
-    from bench.verdict.edit_scan import scan_edit
     from bench.verdict.guard import changed_lines
     from bench.verdict.masks import task_packages
 
     spec = task.spec
     base = source_snapshot(task.pristine, spec.source_files)
-    findings = scan_edit(base, sources, test_names=spec.fail_to_pass + spec.pass_to_pass + spec.test_files)
-    findings = tuple(f for f in findings if f.rule not in task.allowed_rules)
+    findings = scan_findings(task, sources)
     if findings and scan:
         return tampered_by_scan(spec, findings)
     key = None
@@ -136,6 +137,16 @@ def judge(task: PreparedTask, tree: Path, sources, *, cache=None, fresh_copy: bo
     if cache is not None and key is not None:
         cache.put(key, verdict_to_json(verdict))
     return verdict
+
+
+def scan_findings(task: PreparedTask, sources) -> tuple:
+    """What the static edit scan flags in the candidate's source files, less the rules lifted for the task."""
+    from bench.verdict.edit_scan import scan_edit
+
+    spec = task.spec
+    base = source_snapshot(task.pristine, spec.source_files)
+    findings = scan_edit(base, sources, test_names=spec.fail_to_pass + spec.pass_to_pass + spec.test_files)
+    return tuple(f for f in findings if f.rule not in task.allowed_rules)
 
 
 def tampered_by_scan(spec, findings) -> Verdict:
