@@ -17,7 +17,7 @@ import os
 import sys
 import types
 
-from _probe_codec import Unserialisable, make_codec  # beside this file: the folder is sys.path[0] at start
+from _probe_codec import Unserialisable, make_codec  # pants: no-infer-dep (beside this file: sys.path[0] at start)
 
 _ITERATORS = (types.GeneratorType,)
 MAX_ITEMS = 1000  # items taken from a generator a target returns
