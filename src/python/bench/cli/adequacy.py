@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
-import time
 from pathlib import Path
 
 EPILOG = """examples:
@@ -31,33 +29,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bench.errors import BenchError, CheckFailed, UsageError
+    from bench.cli._per_task import each_task, selected
     from bench.gate import adequacy_store
     from bench.gate.adequacy import adequacy
-    from bench.spec.load import discover, load_all, select
-    from bench.variables import find_root, get
+    from bench.variables import get
 
-    root = find_root()
-    specs = select(load_all(discover(root)), args.selector)
-    if not specs:
-        raise UsageError(f"no task matches {args.selector!r}")
-    failed = 0
-    for spec in specs:
-        started = time.monotonic()
-        try:
-            result = adequacy(spec, root, sandbox_name=args.sandbox or get("BENCH_SANDBOX"), mirror=args.mirror,
-                              use_cache=not args.no_cache)
-        except BenchError as exc:  # one task's trouble (a workspace that cannot be made) stops no other
-            failed += 1
-            print(f"{spec.task_id}	error	{exc}")
-            sys.stdout.flush()
-            continue
+    root, specs = selected(args.selector)
+
+    def measure(spec):
+        result = adequacy(spec, root, sandbox_name=args.sandbox or get("BENCH_SANDBOX"), mirror=args.mirror,
+                          use_cache=not args.no_cache)
         adequacy_store.write(root, result)
-        score = "n/a" if result.score is None else f"{result.score:.2f}"
-        survivors = " ".join(f"{s.file}:{s.lineno}:{s.operator}@{s.start}-{s.end}" for s in result.survivors)
-        print(f"{spec.task_id}\tmade {result.made}\trun {result.run}\tkilled {result.killed}\tadequacy {score}"
-              f"\t{time.monotonic() - started:.1f} s\t{survivors or result.note}")
-        sys.stdout.flush()
-    if failed:
-        raise CheckFailed(f"{failed} of {len(specs)} task(s) could not be measured")
-    return 0
+        return result
+
+    return each_task(specs, measure, _line, what="measured")
+
+
+def _line(result) -> str:
+    score = "n/a" if result.score is None else f"{result.score:.2f}"
+    survivors = " ".join(f"{s.file}:{s.lineno}:{s.operator}@{s.start}-{s.end}" for s in result.survivors)
+    return f"made {result.made}\trun {result.run}\tkilled {result.killed}\tadequacy {score}\t{survivors or result.note}"

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
-import time
 from pathlib import Path
 
 EPILOG = """examples:
@@ -35,38 +33,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import tempfile
 
-    from bench.errors import BenchError, CheckFailed, UsageError
+    from bench.cli._per_task import each_task, selected
     from bench.probes import store
     from bench.score.probe_sets import probe_set_for, summary_for
     from bench.score.task_env import prepare_task
-    from bench.spec.load import discover, load_all, select
-    from bench.variables import find_root, get
+    from bench.variables import get
 
-    root = find_root()
-    specs = select(load_all(discover(root)), args.selector)
-    if not specs:
-        raise UsageError(f"no task matches {args.selector!r}")
-    failed = 0
-    for spec in specs:
-        started = time.monotonic()
-        try:
-            with tempfile.TemporaryDirectory(prefix="bench-probes-") as scratch:
-                task = prepare_task(spec, root, Path(scratch), sandbox_name=args.sandbox or get("BENCH_SANDBOX"),
-                                    mirror=args.mirror)
-                if args.no_cache:
-                    probe_set_for(task, use_cache=False)
-                summary = summary_for(task, root, near_misses=not args.no_near_misses)
-        except BenchError as exc:  # one task's trouble stops no other
-            failed += 1
-            print(f"{spec.task_id}\terror\t{exc}")
-            sys.stdout.flush()
-            continue
+    root, specs = selected(args.selector)
+
+    def measure(spec):
+        with tempfile.TemporaryDirectory(prefix="bench-probes-") as scratch:
+            task = prepare_task(spec, root, Path(scratch), sandbox_name=args.sandbox or get("BENCH_SANDBOX"),
+                                mirror=args.mirror)
+            if args.no_cache:
+                probe_set_for(task, use_cache=False)
+            summary = summary_for(task, root, near_misses=not args.no_near_misses)
         store.write(root, summary)
-        print(f"{spec.task_id}\t{line(summary)}\t{time.monotonic() - started:.1f} s")
-        sys.stdout.flush()
-    if failed:
-        raise CheckFailed(f"{failed} of {len(specs)} task(s) could not be probed")
-    return 0
+        return summary
+
+    return each_task(specs, measure, line, what="probed")
 
 
 def line(summary) -> str:
