@@ -24,6 +24,8 @@ LAYERS = {
     "masks": "pip, vendored copies and installed releases of the task's packages hidden at test time",
     "report": "the verdict is read from JUnit XML and pytest's exit code only, bounded, never from printed text",
     "resolved": "resolved requires every pass_to_pass test to pass",
+    "verified": "the verified tier: a resolved candidate replays inputs recorded under the reference and generated "
+                "around them in a fresh sandbox, compared on the host (caught: resolved, not verified)",
 }
 
 
@@ -57,6 +59,9 @@ ATTACK_CLASSES = (
     AttackClass("hostile-output", "malformed, huge, oddly encoded or missing report; floods of output; deep "
                 "trees", ("report", "channels"), ()),
     AttackClass("regression", "pass the targets and break the guard tests", ("resolved",), ()),
+    AttackClass("hard-coding", "answer the tested inputs only: by value, call count, the caller's name, a table "
+                "read from the test files, PYTEST_CURRENT_TEST, only under pytest; forge the replay", (),
+                ("verified",)),
 )
 
 
