@@ -34,7 +34,8 @@ CASES = [(attack, scan) for attack in ATTACKS for scan in (True, False)]
 @pytest.mark.parametrize("attack, scan", CASES, ids=[f"{a.name}-{'full' if s else 'no-scan'}" for a, s in CASES])
 def test_an_edit_that_attacks_the_replay_is_never_verified(task, tmp_path, attack, scan):
     """With the static scan on (the scored path) and off (what the run-time layers and the replay hold alone)."""
-    result = _score(task, tmp_path, lambda source: source + HARD_CODED + attack.code, scan=scan)
+    table = HARD_CODED if attack.on_hard_coded else ""
+    result = _score(task, tmp_path, lambda source: source + table + attack.code, scan=scan)
     assert result.verified is not True
     if result.outcome != "tampered":  # caught in the test run, or resolved and caught by a probe
         assert (result.outcome, result.resolved, result.verification.status) == ("solved", True, "diverged")
