@@ -1,9 +1,9 @@
 """Inputs around the observed ones, generated with Hypothesis: seeded, bounded, derandomised.
 
 Each observed call gives a strategy of calls of the same shape (:func:`strategy_for` works on the written form of
-``bench.probes._probe_runtime``): an int varies around its value, a float within its magnitude, a str or bytes
-over the characters it and its neighbours use (and a few more), a list in length and elements, a tuple and a
-dict's values element by element; ``None``, booleans, objects, references and the first argument of a method
+``bench.probes._probe_codec``): an int varies around its value (its neighbours first), a float within its
+magnitude, a str or bytes over the characters it and its neighbours use (and a few more), a list, tuple or dict
+by one element drawn anew (the shape kept) or all of them (a list also in length); ``None``, booleans, objects, references and the first argument of a method
 (``self``, ``cls``) stay as they were, so every generated call is one the function is built to take. The draws
 are Hypothesis's own (``derandomize=True``, no database, generate phase only): the same observed calls give the
 same generated calls on every machine with the same Hypothesis, which the lock pins.
@@ -19,6 +19,7 @@ MAX_PER_TARGET = 120  # generated calls per target
 MAX_EXAMPLES_PER_TARGET = 150  # draws tried per target (duplicates of observed calls are dropped)
 MAX_TEXT = 160
 MAX_SEEDS = 48  # observed calls a target's generation starts from, spread evenly over them
+MAX_POINTS = 32  # elements of a list, tuple or dict one of which is drawn anew
 EXTRA_CHARS = " -_.0aZ9é/"
 
 
@@ -41,7 +42,8 @@ def strategy_for(encoded, seeds: Seeds):
     if tag == "i":
         value = int(encoded[1])
         span = max(8, min(abs(value), 1 << 40))
-        options = [st.just(value), st.integers(value - span, value + span), st.integers(-2, 2)]
+        options = [st.just(value), st.sampled_from((value - 1, value + 1)), st.integers(value - span, value + span),
+                   st.integers(-2, 2)]
         if seeds.ints:
             options.append(st.sampled_from(seeds.ints))
         return st.one_of(*options).map(lambda v: ["i", str(v)])
@@ -60,13 +62,34 @@ def strategy_for(encoded, seeds: Seeds):
     if tag == "l" and encoded[1]:
         elements = st.one_of(*[strategy_for(x, seeds) for x in encoded[1][:8]])
         size = len(encoded[1])
-        return st.lists(elements, min_size=max(0, size - 2), max_size=size + 2).map(lambda v: ["l", v])
-    if tag == "t":
-        return st.tuples(*[strategy_for(x, seeds) for x in encoded[1]]).map(lambda v: ["t", list(v)])
-    if tag == "d":
+        lists = st.lists(elements, min_size=max(0, size - 2), max_size=size + 2).map(lambda v: ["l", v])
+        return st.one_of(_one_changed(encoded, seeds), lists)
+    if tag == "t" and encoded[1]:
+        whole = st.tuples(*[strategy_for(x, seeds) for x in encoded[1]]).map(lambda v: ["t", list(v)])
+        return st.one_of(_one_changed(encoded, seeds), whole)
+    if tag == "d" and encoded[1]:
         values = [strategy_for(v, seeds).map(lambda x, k=k: [k, x]) for k, v in encoded[1]]
-        return st.tuples(*values).map(lambda v: ["d", list(v)])
+        return st.one_of(_one_changed(encoded, seeds), st.tuples(*values).map(lambda v: ["d", list(v)]))
     return st.just(encoded)
+
+
+def _one_changed(encoded, seeds: Seeds):
+    """The same list, tuple or dict with one element (a dict: one value) drawn anew and the rest as they were:
+    the shape a function checks (a 9 × 9 grid, a record of fixed fields) is kept, and the one change is where
+    a boundary is found."""
+    from hypothesis import strategies as st
+
+    tag, items = encoded[0], encoded[1][:MAX_POINTS]
+    if tag == "d":
+        points = [strategy_for(v, seeds).map(lambda x, i=i, k=k: (i, [k, x])) for i, (k, v) in enumerate(items)]
+    else:
+        points = [strategy_for(x, seeds).map(lambda x, i=i: (i, x)) for i, x in enumerate(items)]
+
+    def put(change):
+        index, value = change
+        return [tag, [value if i == index else item for i, item in enumerate(encoded[1])]]
+
+    return st.one_of(*points).map(put)
 
 
 def _texts(text: str, seeds: Seeds):
