@@ -48,6 +48,24 @@ def test_check_verdicts(kind, expected, code):
     assert json.loads(result.stdout)["status"] == expected
 
 
+def test_check_reports_the_verified_tier_of_a_resolved_edit():
+    """The reference is verified; a table of the tested values resolves too, and is not."""
+    initial, reference = _files()
+    table = initial + (
+        '\n_TESTED = {("Hello", 3): "Khoor", ("caf\\u00e9 \\u00df", 1): "dbg\\u00e9 \\u00df", ("Uryyb", 13): "Hello",\n'
+        '           ("The Quick Brown Fox, 1923!", 11): "~", ("~", -11): "The Quick Brown Fox, 1923!"}\n'
+        "_shift = shift\n\n\ndef shift(text, k):\n    return _TESTED.get((text, k)) or _shift(text, k)\n")
+    verdicts = {}
+    for name, text in (("reference", reference), ("table", table)):
+        result = run_bench("check", TASK, "--json", cwd=checkout_root(), stdin=whole_file_edit("caesar.py", initial, text))
+        assert result.returncode == 0, result.stderr
+        verdicts[name] = json.loads(result.stdout)
+    assert (verdicts["reference"]["verified"], verdicts["reference"]["verification"]) == (True, "verified")
+    assert verdicts["reference"]["probes"] > 0 and not verdicts["reference"]["divergence"]
+    assert (verdicts["table"]["status"], verdicts["table"]["verified"]) == ("SOLVED", False)
+    assert verdicts["table"]["divergence"].startswith("caesar.py: ")
+
+
 def test_check_reuses_the_persistent_workspace():
     from bench.variables import cache_dir
 

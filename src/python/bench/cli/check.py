@@ -1,8 +1,8 @@
 """`bench check TASK < edit`: judge an edit from any worker: SOLVED | FAILED | TAMPERED | NO_EDIT_APPLIED.
 
 SOLVED means resolved: every fail_to_pass test passes and no pass_to_pass test breaks. A resolved edit then
-replays the task's probe set (the verified tier): SOLVED says whether it is verified, and names the first probe
-that diverges from the reference when it is not (the exit code is the resolved verdict's). For anything else the
+replays the task's probe set (the verified tier): the line under SOLVED says whether it is verified, and names
+the first probe that diverges from the reference when it is not (the exit code is the resolved verdict's). For anything else the
 failing tests are printed with their messages exactly as the built-in repair loop's full feedback gives them
 to a model, so a loop of one's own can be built on `bench prompt` + `bench check`. The task's workspace is
 kept between calls (under the cache), so repeated checks skip all set-up and only copy the pristine tree,
@@ -100,13 +100,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _tier(details: dict) -> str:
-    """What the verified tier said of a resolved edit, after SOLVED."""
-    status = details.get("verification")
+    """What the verified tier said of a resolved edit (the line under SOLVED)."""
+    status = details["verification"]
     if status == "verified":
-        return f" (verified: {details['probes']} probes answered as the reference does)"
+        return f"verified ({details['probes']} probes answered as the reference does)"
     if status == "diverged":
-        return " (not verified: a probe diverges from the reference)"
-    return " (not verified: the task has no probes)" if status else ""
+        return "not verified (a probe diverges from the reference: see divergence)"
+    return "not verified (the task has no probes)"
 
 
 def _report(args, status: str, details: dict) -> int:
@@ -115,7 +115,9 @@ def _report(args, status: str, details: dict) -> int:
     if args.json:
         print(json.dumps({"status": status, **details}, sort_keys=True))
     else:
-        print(status + _tier(details))
+        print(status)
+        if details.get("verification"):
+            print(f"  verified tier: {_tier(details)}")
         for key in ("reason", "detail", "divergence", "still_failing", "pass_to_pass_broken"):
             value = details.get(key)
             if value:
