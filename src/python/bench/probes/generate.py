@@ -198,22 +198,27 @@ def generate(observed: Sequence[tuple[str, str]], *, method: bool, source: str =
         return st.tuples(st.tuples(*parts), strategy_for(named, seeds)).map(
             lambda v: (_text(["l", list(v[0])]), _text(v[1])))
 
-    # Seeds spread over every observed call, not the first ones: the tests' late, unusual calls (a googol, an
-    # empty input) are often the ones a wrong fix special-cases.
+    # Each seed call gets its own share of draws, in a run of its own: one run over a choice among all of them
+    # would favour the first (Hypothesis prefers the simpler choice), and the tests' late, unusual calls (a
+    # googol, an empty input) are often the ones a wrong fix special-cases.
     step = max(1, -(-len(observed) // MAX_SEEDS))
-    strategy = st.one_of(*[call_strategy(a, k) for a, k in observed[::step]])
+    chosen = observed[::step]
+    share, tries = -(-limit // len(chosen)), max(4, -(-MAX_EXAMPLES_PER_TARGET // len(chosen)))
     seen, found = set(observed), []
+    for args, kwargs in chosen:
+        mine: list = []
 
-    @settings(database=None, derandomize=True, max_examples=MAX_EXAMPLES_PER_TARGET, phases=[Phase.generate],
-              deadline=None, suppress_health_check=list(HealthCheck))
-    @given(strategy)
-    def collect(call):
-        if call not in seen and len(found) < limit:
-            seen.add(call)
-            found.append(call)
+        @settings(database=None, derandomize=True, max_examples=tries, phases=[Phase.generate], deadline=None,
+                  suppress_health_check=list(HealthCheck))
+        @given(call_strategy(args, kwargs))
+        def collect(call):
+            if call not in seen and len(mine) < share:
+                seen.add(call)
+                mine.append(call)
 
-    collect()
-    return found
+        collect()
+        found += mine
+    return found[:limit]
 
 
 def _without_local_constants() -> None:

@@ -27,7 +27,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-PROBE_VERSION = "6"
+PROBE_VERSION = "7"
 PER_TARGET = 150  # observed calls kept per target
 MAX_PROBES = 1200  # per task
 ROUNDS = 4
