@@ -85,16 +85,18 @@ def read_sample(specs, count: int, seed: int) -> None:
             fixed = prepare(spec, "fix", Path(scratch) / "fix").path
             base = prepare(spec, "base", Path(scratch) / "base").path
             _, chosen = near_misses_of(spec, fixed, base)
+            print(f"{spec.task_id}: {'no probes: any near miss of this span' if not identity[5] else 'equivalent on probes'}")
             for candidate in chosen:
                 site = candidate.site
-                if (site.file, site.operator, site.lineno, site.start, site.end, site.replacement) != identity:
+                if (site.file, site.operator, site.lineno, site.start, site.end) != identity[:5] or (
+                        identity[5] and site.replacement != identity[5]):
                     continue
                 data = (fixed / site.file).read_bytes()
                 start, end = data.rfind(b"\n", 0, site.start) + 1, data.find(b"\n", site.end)
                 line = data[start:end].decode("utf-8", "replace")
                 changed = line[: site.start - start] + site.replacement + line[site.end - start:]
-                print(f"{spec.task_id} {site.file}:{site.lineno} {site.operator} ({site.function})")
-                print(f"    fix:       {line.strip()}\n    near miss: {changed.strip()}")
+                print(f"    {site.file}:{site.lineno} {site.operator} ({site.function})")
+                print(f"      fix:       {line.strip()}\n      near miss: {changed.strip()}")
 
 
 def main(argv=None) -> int:
