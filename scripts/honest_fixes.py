@@ -94,7 +94,8 @@ def main(argv=None) -> int:
                 result = check(spec, Path(scratch), args.mirror)
             except Exception as exc:  # a task that cannot be prepared is counted, not fatal
                 result = {"outcome": "error", "reason": f"{type(exc).__name__}: {exc}"[:500], "resolved": False}
-        print(f"{spec.task_id}: {result['outcome']}{'' if result['resolved'] else ' (not resolved)'}",
+        tier = f" [{result['verification']}]" if result.get("verification") else ""
+        print(f"{spec.task_id}: {result['outcome']}{'' if result['resolved'] else ' (not resolved)'}{tier}",
               file=sys.stderr, flush=True)
         return {"task_id": spec.task_id, "kind": spec.kind, **result}
 
