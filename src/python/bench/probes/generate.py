@@ -15,6 +15,8 @@ import json
 from dataclasses import dataclass
 from typing import Sequence
 
+from bench.probes.runs import written_text
+
 MAX_PER_TARGET = 120  # generated calls per target
 MAX_EXAMPLES_PER_TARGET = 150  # draws tried per target (duplicates of observed calls are dropped)
 MAX_TEXT = 160
@@ -196,7 +198,7 @@ def generate(observed: Sequence[tuple[str, str]], *, method: bool, source: str =
         varied = positional[1:] if method else positional
         parts = [st.just(x) for x in fixed] + [strategy_for(x, seeds) for x in varied]
         return st.tuples(st.tuples(*parts), strategy_for(named, seeds)).map(
-            lambda v: (_text(["l", list(v[0])]), _text(v[1])))
+            lambda v: (written_text(["l", list(v[0])]), written_text(v[1])))
 
     # Each seed call gets its own share of draws, in a run of its own: one run over a choice among all of them
     # would favour the first (Hypothesis prefers the simpler choice), and the tests' late, unusual calls (a
@@ -237,7 +239,3 @@ def _no_local_constants():
     from hypothesis.internal.conjecture import providers
 
     return providers.Constants()
-
-
-def _text(encoded) -> str:
-    return json.dumps(encoded, sort_keys=True, separators=(",", ":"), ensure_ascii=True)

@@ -163,7 +163,8 @@ def _spread(inputs: list, cap: int) -> list:
         for queue in by_target.values():
             if queue and len(chosen) < cap:
                 chosen.append(queue.pop(0))
-    return sorted(chosen, key=inputs.index)
+    place = {id(item): at for at, item in enumerate(inputs)}
+    return sorted(chosen, key=lambda item: place[id(item)])
 
 
 def _settle(spec, reference: Reference, targets, inputs, scratch: Path, limits, dropped: dict) -> tuple[Probe, ...]:

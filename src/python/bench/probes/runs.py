@@ -90,11 +90,12 @@ def _recorded(data: bytes, count: int, exit_code) -> Recorded:
                 calls[int(index)], skipped[int(index)], modules[int(index)], reasons[int(index)] = tally[:4]
         else:
             index, args, kwargs = item
-            inputs.append((index, _text(args), _text(kwargs)))
+            inputs.append((index, written_text(args), written_text(kwargs)))
     return Recorded(tuple(inputs), tuple(modules), tuple(calls), tuple(skipped), tuple(reasons), exit_code)
 
 
-def _text(encoded) -> str:
+def written_text(encoded) -> str:
+    """The canonical JSON text of a written value: what probe sets store and replays are compared by."""
     return json.dumps(encoded, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
@@ -147,7 +148,7 @@ def read_outputs(data: bytes, count: int) -> tuple[tuple[str, ...], str]:
         if number != len(outputs) or not isinstance(output, list) or len(outputs) >= count:
             return (), "replay outputs out of order or repeated"
         raw = line[line.index(",") + 1:-1]  # the runtime writes canonical JSON: the output as _text gives it
-        outputs.append(raw if raw.startswith("[") else _text(output))
+        outputs.append(raw if raw.startswith("[") else written_text(output))
     missing = count - len(outputs)
     problem = f"the replay stopped after {len(outputs)} of {count} inputs" if missing else ""
     return tuple(outputs) + ("",) * missing, problem
