@@ -44,6 +44,9 @@ class RepositoryKind:
     def admission_group(self, spec: TaskSpec) -> str:
         return self.library(spec)
 
+    def spec_file_name(self, spec: TaskSpec) -> str:
+        return f"{spec.task_id}.json"
+
     def repo_inputs(self, spec: TaskSpec) -> tuple[str, ...]:
         return ()
 

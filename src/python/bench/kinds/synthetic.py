@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Mapping
 
+from bench.errors import UsageError
 from bench.kinds.base import RepositoryKind
 from bench.sandbox.protocol import Limits
 from bench.spec.kind_registry import register
@@ -12,6 +13,16 @@ from bench.spec.model import TaskSpec
 
 # Synthetic suites run in well under a second; a candidate that loops forever should cost seconds, not minutes.
 SYNTHETIC_LIMITS = Limits(wall_seconds=30.0, memory_bytes=2 << 30, pids=256, cpus=1.0, output_bytes=1 << 20)
+
+
+def check_admission_name(spec: TaskSpec) -> None:
+    """A synthetic candidate is named after its folder (``tasks/synthetic/<slug>/`` is ``synthetic.<slug>``,
+    admitted as ``tasks/synthetic/<slug>.json``): the scripted study and its generator find a task's files by
+    that name."""
+    folder = PurePosixPath(spec.synthetic_dir).name
+    if spec.task_id != f"synthetic.{folder}":
+        raise UsageError(f"{spec.task_id}: a synthetic task in {spec.synthetic_dir} must be named "
+                         f"synthetic.{folder} (its folder's name)")
 
 
 @register("synthetic")
@@ -34,6 +45,10 @@ class SyntheticKind(RepositoryKind):
 
     def selector_names(self, spec: TaskSpec) -> tuple[str, ...]:
         return ()  # its modules are not libraries
+
+    def spec_file_name(self, spec: TaskSpec) -> str:
+        """``<folder>.json`` beside the task's folder, as every synthetic spec is named."""
+        return f"{Path(spec.synthetic_dir).name}.json"
 
     def repo_inputs(self, spec: TaskSpec) -> tuple[str, ...]:
         return (spec.synthetic_dir,) if spec.synthetic_dir else ()
