@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
     root = find_root()
     documents = [read_document(path) for path in args.candidates]
-    _check_synthetic(documents, root, relock=args.relock)
+    _check_candidates(documents, root, relock=args.relock)
     mutations = [doc for doc in documents if doc.get("kind") == "mutation"]
     others = [doc for doc in documents if doc.get("kind") != "mutation"]
     cluster = get("BENCH_CLUSTER") if args.cluster is None else args.cluster
@@ -85,19 +85,17 @@ def run(args: argparse.Namespace) -> int:
     return 1 if any(not result.admitted for result in results) else 0
 
 
-def _check_synthetic(documents: list[dict], root: Path, *, relock: bool) -> None:
-    """Before anything is written: each synthetic candidate is named after its folder, and the shared lock
-    serves it (unless it is to be resolved again)."""
-    from bench.gate.shared_lock import check_shared_lock
-    from bench.kinds.synthetic import check_admission_name
+def _check_candidates(documents: list[dict], root: Path, *, relock: bool) -> None:
+    """Before anything is written: each candidate is named as its kind wants (a synthetic task after its
+    folder), and a lock its kind shares serves it (unless it is to be resolved again)."""
+    from bench.gate.shared_lock import check_shared_lock, shares_lock
+    from bench.spec.kind_registry import get_kind
     from bench.spec.load import spec_from_document
 
     for doc in documents:
-        if doc.get("kind") != "synthetic":
-            continue
         spec = spec_from_document(doc, path=str(root / "tasks" / "_candidates" / f"{doc.get('task_id')}.json"))
-        check_admission_name(spec)
-        if not relock:
+        get_kind(spec.kind).check_admission(spec)
+        if shares_lock(spec) and not relock:
             check_shared_lock(spec, root)
 
 

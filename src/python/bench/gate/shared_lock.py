@@ -28,7 +28,9 @@ _IMAGE_PYTHON = re.compile(r"^python(\d+\.\d+)=", re.MULTILINE)
 
 
 def shares_lock(spec: TaskSpec) -> bool:
-    return spec.kind == "synthetic"
+    from bench.spec.kind_registry import get_kind
+
+    return get_kind(spec.kind).shared_lock
 
 
 def ensure_shared_lock(spec: TaskSpec, root: Path, *, sandbox_name: str, relock: bool) -> Path:

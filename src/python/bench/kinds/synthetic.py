@@ -15,22 +15,13 @@ from bench.spec.model import TaskSpec
 SYNTHETIC_LIMITS = Limits(wall_seconds=30.0, memory_bytes=2 << 30, pids=256, cpus=1.0, output_bytes=1 << 20)
 
 
-def check_admission_name(spec: TaskSpec) -> None:
-    """A synthetic candidate is named after its folder (``tasks/synthetic/<slug>/`` is ``synthetic.<slug>``,
-    admitted as ``tasks/synthetic/<slug>.json``): the scripted study and its generator find a task's files by
-    that name."""
-    folder = PurePosixPath(spec.synthetic_dir).name
-    if spec.task_id != f"synthetic.{folder}":
-        raise UsageError(f"{spec.task_id}: a synthetic task in {spec.synthetic_dir} must be named "
-                         f"synthetic.{folder} (its folder's name)")
-
-
 @register("synthetic")
 class SyntheticKind(RepositoryKind):
     name = "synthetic"
     provenance_source = "authored"
     required_keys = ("synthetic", "difficulty")
     probe_public_api = True
+    shared_lock = True  # lockfiles/tasks/synthetic.lock, for every synthetic task
 
     def check_document(self, doc: Mapping[str, Any], *, path: str) -> None:
         from bench.spec.validate import check_relative_path
@@ -45,6 +36,15 @@ class SyntheticKind(RepositoryKind):
 
     def selector_names(self, spec: TaskSpec) -> tuple[str, ...]:
         return ()  # its modules are not libraries
+
+    def check_admission(self, spec: TaskSpec) -> None:
+        """A synthetic candidate is named after its folder (``tasks/synthetic/<slug>/`` is ``synthetic.<slug>``,
+        admitted as ``tasks/synthetic/<slug>.json``): the scripted study and its generator find a task's files
+        by that name."""
+        folder = PurePosixPath(spec.synthetic_dir).name
+        if spec.task_id != f"synthetic.{folder}":
+            raise UsageError(f"{spec.task_id}: a synthetic task in {spec.synthetic_dir} must be named "
+                             f"synthetic.{folder} (its folder's name)")
 
     def spec_file_name(self, spec: TaskSpec) -> str:
         """``<folder>.json`` beside the task's folder, as every synthetic spec is named."""
