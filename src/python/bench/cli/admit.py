@@ -19,7 +19,7 @@ Every synthetic task shares lockfiles/tasks/synthetic.lock, and each certificate
 a synthetic task keeps that lock as it is: no other task's lock or certificate changes and the committed runs
 still reproduce. When the lock does not serve the new task (its code imports a package the lock does not pin,
 or its image has another Python) nothing is admitted and the command says so (exit 2); --relock re-resolves
-the shared lock, which changes every synthetic task's lock and certificate. A synthetic task scored with the
+the shared lock for it, which changes every synthetic task's lock and certificate. A synthetic task scored with the
 scripted model needs its trajectories next: PYTHONPATH=src/python python3 -m bench.study.generate (from the
 checkout's root); admit says so.
 
@@ -41,9 +41,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        help="keep a PR or mutation candidate's existing lock instead of resolving it again "
                             "(a synthetic task always keeps the shared lock unless --relock)")
     locks.add_argument("--relock", action="store_true",
-                       help="resolve the synthetic tasks' shared lock (lockfiles/tasks/synthetic.lock) again for "
-                            "these candidates: this changes the lock and the certificate of EVERY synthetic task, "
-                            "and committed runs of them no longer reproduce until scored again")
+                       help="resolve the synthetic tasks' shared lock (lockfiles/tasks/synthetic.lock) again, as "
+                            "`bench lock` does, before admitting: whenever it comes out different (it does when a "
+                            "task needs a package it lacks) the lock and the certificate of EVERY synthetic task "
+                            "change, and committed runs of them no longer reproduce until scored again")
     p.add_argument("--max-targets", type=int, default=None, help="drop candidates with more target tests")
     p.add_argument("--cap", type=int, default=None, help="mutation tasks per library (default: no cap)")
     p.add_argument("--cluster", default=None, metavar="tcp://HOST:8786",
