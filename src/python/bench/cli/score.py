@@ -169,9 +169,10 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
                    use_cache=not args.no_cache, retry_errors=args.retry_errors,
                    cluster=get("BENCH_CLUSTER") if args.cluster is None else args.cluster,
                    edit_format=args.edit_format, context=context_settings(args, model_id))
-    from bench.score.preflight import check_endpoint, check_sources
+    from bench.score.preflight import check_endpoint, check_model_covers, check_sources
     from bench.score.runner import plan_units
 
+    check_model_covers(model_id, params, specs)
     if not args.no_preflight:
         check_endpoint(model_id, params)
         if not plan.cluster:
