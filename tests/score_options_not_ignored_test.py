@@ -68,7 +68,7 @@ def test_the_printed_retry_command_is_accepted_and_runs_the_errors_again(tmp_pat
         assert again.returncode == 3, again.stderr[-2000:]  # accepted (not 2), and the error is run again
         assert "(1 run now, 0 resumed)" in again.stdout and str(made[0]) in again.stdout
     finally:
-        for folder in set(runs.iterdir()) - existing if runs.is_dir() else ():
+        for folder in (set(runs.iterdir()) - existing) if runs.is_dir() else ():
             shutil.rmtree(folder)
         if runs.is_dir() and not any(runs.iterdir()) and not existing:
             runs.rmdir()
