@@ -82,13 +82,13 @@ def benchmark_identity(root: Path, specs, commit: str | None = None) -> dict:
     }
 
 
-def run(plan: RunPlan, *, on_done=None, executor=None, units=None) -> RunResult:
-    """Run the plan's units (or ``units``: predictions, whose settings are their own lines) not recorded yet
-    on ``executor`` (default: from ``plan.cluster``, else local threads); this process alone appends records,
-    whichever executor ran the units."""
+def run(plan: RunPlan, *, on_done=None, executor=None, units=None, rerun=frozenset()) -> RunResult:
+    """Run the plan's units (or ``units``: predictions, whose settings are their own lines; the results then
+    hold those units only) not recorded yet, or recorded but keyed in ``rerun``, on ``executor`` (default: from
+    ``plan.cluster``, else local threads); this process alone appends records, whichever executor ran them."""
     plan.out_dir.mkdir(parents=True, exist_ok=True)
     with _writer_lock(plan.out_dir):
-        return _run(plan, on_done, executor, units)
+        return _run(plan, on_done, executor, units, frozenset(rerun))
 
 
 def _writer_lock(out_dir: Path):
@@ -105,7 +105,7 @@ def _writer_lock(out_dir: Path):
                      held_message=f"another bench score is writing to {out_dir}: wait for it, or use another --out")
 
 
-def _run(plan: RunPlan, on_done, executor, units) -> RunResult:
+def _run(plan: RunPlan, on_done, executor, units, rerun: frozenset) -> RunResult:
     import uuid
     from dataclasses import replace
 
@@ -115,8 +115,10 @@ def _run(plan: RunPlan, on_done, executor, units) -> RunResult:
     if units is None:
         write_settings(plan, resuming=log_path.exists())
     done = {record_key(r) for r in read_records(log_path)
-            if plan.retry_errors is False or r.get("outcome") != "infrastructure_error"}
-    units = [u for u in (plan_units(plan) if units is None else units) if u.key not in done]
+            if plan.retry_errors is False or r.get("outcome") != "infrastructure_error"} - rerun
+    given = None if units is None else {u.key for u in units}
+    planned = plan_units(plan) if units is None else units
+    units = [u for u in planned if u.key not in done]
     executor = executor or get_executor(plan.cluster, workers=plan.workers)
     job = Job(replace(plan, specs=()), benchmark_identity(plan.root, plan.specs, plan.commit), uuid.uuid4().hex)
     store = plan.out_dir / "store"
@@ -131,12 +133,14 @@ def _run(plan: RunPlan, on_done, executor, units) -> RunResult:
                 on_done(finished.record)
 
         stats = executor.run(job, units, deliver)
-    records = tuple(sorted(_latest(read_records(log_path)).values(), key=lambda r: _sort_key(record_key(r))))
+    latest = _latest(read_records(log_path))
+    records = tuple(sorted((r for key, r in latest.items() if given is None or key in given),
+                           key=lambda r: _sort_key(record_key(r))))
     results = plan.out_dir / "results.jsonl"
     from bench.store.action_cache import write_atomic
 
     write_atomic(results, b"".join(canonical_json(r) + b"\n" for r in records))
-    return RunResult(results, records, len(units), len(done), stats)
+    return RunResult(results, records, len(units), len(planned) - len(units), stats)
 
 
 def open_context(job, pool, store_dir: Path) -> "_UnitContext":
