@@ -10,7 +10,7 @@ import sys
 import bench.gate.pants_targets  # noqa: F401  (the script imports these: named here so the build ships them)
 import bench.gate.pr_material  # noqa: F401
 import bench.gate.pr_readings  # noqa: F401
-from bench.testing.support import checkout_root, empty_checkout
+from bench.testing.support import checkout_root, empty_checkout, load_task
 
 SCRIPT = checkout_root() / "scripts" / "pr_readings.py"
 TASKS = ("arrow-1042", "arrow-1057")
@@ -20,7 +20,7 @@ def _checkout(tmp_path):
     root = empty_checkout(tmp_path / "checkout")
     (root / "tasks" / "arrow").mkdir()
     for task in TASKS:
-        shutil.copy(checkout_root() / "tasks" / "arrow" / f"{task}.json", root / "tasks" / "arrow")
+        shutil.copy(load_task(task).path, root / "tasks" / "arrow")  # in the pool or retired: the spec is the same
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     subprocess.run(["git", "add", "-A"], cwd=root, check=True)
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-qm", "pool"], cwd=root,
