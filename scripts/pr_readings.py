@@ -88,14 +88,20 @@ def retire_tasks(task_ids: list[str]) -> None:
         print(f"wrote {path.relative_to(ROOT)}")
 
 
-def prompt_of(task: str) -> str:
-    """``bench prompt TASK``'s output, run as the command line runs it; its error when it fails."""
-    env = {**os.environ, "PYTHONPATH": str(SCRIPT_ROOT / "src" / "python"), "BENCH_ROOT": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "bench.cli.main", "prompt", task], cwd=ROOT, env=env,
-                          capture_output=True, text=True)
-    if proc.returncode != 0:
-        return f"(bench prompt {task} failed, exit {proc.returncode}:)\n{proc.stderr.strip()}"
-    return proc.stdout
+def prompt_of(spec) -> str:
+    """What ``bench prompt TASK`` prints (the default prompt), built from the task's workspace alone: the default
+    prompt reads only the base tree with the fix's tests overlaid, so no environment or certificate is needed
+    (``bench prompt`` prepares the whole task first, minutes for a task never prepared on the machine)."""
+    import tempfile
+
+    from bench.attempt.prompt import build_prompt
+    from bench.source.workspace import prepare
+    from bench.spec.kind_registry import get_kind
+
+    with tempfile.TemporaryDirectory(prefix="pr-reading-") as scratch:
+        tree = prepare(spec, "base", Path(scratch) / "tree").path
+        prompt = build_prompt(spec, tree, spec_text=get_kind(spec.kind).specification_text(spec, ROOT))
+    return "".join(f"===== {m.role} =====\n{m.content}\n" for m in prompt.messages)
 
 
 def material(out: Path, ids: list[str]) -> int:
@@ -115,7 +121,7 @@ def material(out: Path, ids: list[str]) -> int:
         spec = specs[task]
         cache = ensure_cache(spec).cache  # both commits, fetched from the mirror when it lacks them
         git_dir = mirror_for(spec.repo) or cache  # the mirror also has the history after the fix
-        text = material_text(spec, git_dir, prompt_of(task))
+        text = material_text(spec, git_dir, prompt_of(spec))
         (out / f"{task}.md").write_text(text, encoding="utf-8")
         print(f"{task}: {len(text.encode()) / 1024:.0f} KB in {time.monotonic() - started:.1f}s", file=sys.stderr)
     print(f"wrote {len(ids)} files into {out}")
