@@ -20,7 +20,8 @@ from bench.report.runs import AttemptRun, LoopRun, RecordSet
 
 TITLE = "loopcontrolbench report"
 CLASS_MEANINGS = (
-    "`CONVERGED` — all target tests passed at some turn within the budget.",
+    "`CONVERGED` — some turn within the budget resolved the task: every target test passed and no pass_to_pass "
+    "test broke (a turn that passes its targets but breaks one is still failing).",
     "`STALLED` — a byte-identical failing candidate was emitted twice (a non-passing fixed point).",
     "`OSCILLATING` — a failing-state signature recurred after the code changed (a limit cycle or plateau).",
     "`EXHAUSTED` — the budget was spent, still failing, with no repeated candidate or signature.",
@@ -96,14 +97,14 @@ def attempt_section(model: str, attempts: Sequence[AttemptRun], slug: str) -> tu
     ]
     plot = BarPlot(
         filename=f"attempts-{slug}.png",
-        title=f"Single-attempt solve rate — {model}",
-        ylabel="solve rate (95 % Wilson CI)",
+        title=f"Single-attempt resolved rate — {model}",
+        ylabel="resolved rate (95 % Wilson CI)",
         categories=tuple(by_library),
         values=tuple(rate.value or 0.0 for rate in rates),
         lows=tuple(rate.interval.low if rate.n else 0.0 for rate in rates),  # n = 0: no bar, no error bar
         highs=tuple(rate.interval.high if rate.n else 0.0 for rate in rates),
     )
-    blocks.append(Figure(plot.filename, plot.title, "Solve rate per library with 95 % Wilson intervals."))
+    blocks.append(Figure(plot.filename, plot.title, "Resolved rate per library with 95 % Wilson intervals."))
     return blocks, [plot]
 
 
@@ -207,7 +208,7 @@ def _iterations(model: str, slug: str, by_condition: dict[str, list[LoopRun]]) -
         ylabel="P(converged by turn)",
         series=tuple(Series(c, tuple(values), c) for c, values in curves.items()),
     )
-    caption = "Fraction of runs converged by turn t (for `resample`: solved by any of the first t samples)"
+    caption = "Fraction of runs converged by turn t (for `resample`: resolved by any of the first t samples)"
     blocks: list[Block] = [
         Heading(4, "Iterations to converge"),
         tables.curve_table(curves, caption),
@@ -233,7 +234,7 @@ def _loop_vs_resampling(by_condition: dict[str, list[LoopRun]]) -> list[Block]:
         blocks.append(
             Paragraph(
                 f"`{condition}` loop vs best-of-{budget} resampling, both given {budget} model calls per task; "
-                "success means solved within that budget."
+                "success means resolved within that budget."
             )
         )
         blocks += [tables.contingency_table(comparison), tables.paired_test_table(comparison)]
@@ -258,9 +259,10 @@ def _markov(model: str, slug: str, by_condition: dict[str, list[LoopRun]]) -> tu
     blocks: list[Block] = [
         Heading(4, "Markov model of the loop"),
         Paragraph(
-            "States per turn: `solved` (absorbing), `failing` (compiles, a target test fails), `broken` (does not "
-            "compile or collect), `no-edit` (no applicable candidate). Correction rate: P(solved next | unsolved "
-            "now); regression rate: P(broken next | failing now)."
+            "States per turn: `solved` (absorbing: resolved, as for convergence), `failing` (compiles, a target "
+            "or pass_to_pass test fails), `broken` (does not compile or collect), `no-edit` (no applicable "
+            "candidate). Correction rate: P(solved next | unsolved now); regression rate: P(broken next | failing "
+            "now)."
         ),
         tables.markov_rates_table(summaries),
     ]
