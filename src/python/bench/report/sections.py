@@ -100,7 +100,7 @@ def attempt_section(model: str, attempts: Sequence[AttemptRun], slug: str) -> tu
         title=f"Single-attempt resolved rate — {model}",
         ylabel="resolved rate (95 % Wilson CI)",
         categories=tuple(by_library),
-        values=tuple(rate.value or 0.0 for rate in rates),
+        values=tuple(rate.value for rate in rates),  # None when nothing was scored: no bar and no point
         lows=tuple(rate.interval.low if rate.n else 0.0 for rate in rates),  # n = 0: no bar, no error bar
         highs=tuple(rate.interval.high if rate.n else 0.0 for rate in rates),
     )

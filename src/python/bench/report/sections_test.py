@@ -9,7 +9,7 @@ def test_a_library_with_nothing_scored_gets_no_error_bar():
                 AttemptRun("b", "beta", "", "m", 0, "solved"), AttemptRun("c", "beta", "", "m", 0, "model_miss")]
     _, (plot,) = attempt_section("m", attempts, "m")
     assert plot.categories == ("alpha", "beta")
-    assert (plot.values[0], plot.lows[0], plot.highs[0]) == (0.0, 0.0, 0.0)
+    assert (plot.values[0], plot.lows[0], plot.highs[0]) == (None, 0.0, 0.0)
     assert plot.lows[1] < plot.values[1] == 0.5 < plot.highs[1]
 
 
