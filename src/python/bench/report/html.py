@@ -20,7 +20,6 @@ h1 { border-bottom: 2px solid #d0d7de; padding-bottom: .3rem; }
 h2 { border-bottom: 1px solid #d0d7de; padding-bottom: .2rem; margin-top: 2.2rem; }
 h3 { margin-top: 1.8rem; }
 code { background: #f2f4f7; padding: .05rem .3rem; border-radius: 3px; font-size: .92em; }
-.headline { font-size: 1.08rem; }
 .table-block { margin: .6rem 0 1.2rem; max-width: 100%; }
 .table-caption { font-weight: 600; margin: 0 0 .3rem; }
 table { border-collapse: collapse; font-size: .92rem; max-width: 100%; }

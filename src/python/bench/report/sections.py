@@ -31,16 +31,18 @@ CLASS_MEANINGS = (
 def compose(record_set: RecordSet, records_digest: str, record_count: int,
             prompts: Sequence[PromptSummary] = (),
             adequacy_bands: Mapping[str, str] | None = None,
-            tiers: Sequence[Block] = ()) -> tuple[Document, tuple[Plot, ...]]:
+            tiers: Sequence[Block] = (), header: Sequence[Block] = ()) -> tuple[Document, tuple[Plot, ...]]:
     """The document and its plots; ``prompts`` (``bench.report.prompts.prompt_runs``) adds the prompt sizes
     section when some run has a context setting or some model reported a prompt size; ``adequacy_bands`` (task
     id → test adequacy band) adds the results by adequacy when some task of the records was measured; ``tiers``
-    (bench.report.tiers.tier_section) is the table of solved, resolved and verified units."""
-    blocks: list[Block] = list(_header(record_set, records_digest, record_count))
+    (bench.report.tiers.tier_section) is the table of solved, resolved and verified units; ``header``
+    (bench.report.headline.header_blocks): the headline sentence and the run's settings, first."""
+    blocks: list[Block] = [*header, *_header(record_set, records_digest, record_count)]
     plots: list[Plot] = []
     slugs = model_slugs({run.model for run in record_set.attempts} | {run.model for run in record_set.loops})
     if record_set.attempts:
-        blocks.append(Heading(2, "Single attempts"))
+        blocks.append(Heading(2, "Single attempts" if any(run.prompted for run in record_set.attempts)
+                              else "Predictions (given patches, one attempt each)"))
         for model, attempts in study.group(record_set.attempts, key=lambda run: run.model).items():
             _extend(blocks, plots, attempt_section(model, attempts, slugs[model]))
     if record_set.loops:
@@ -119,7 +121,9 @@ def loop_section(model: str, loops: Sequence[LoopRun], slug: str) -> tuple[list[
     if not by_condition:
         blocks.append(Paragraph("Every loop run of this model hit an infrastructure error; nothing to report."))
         return blocks, plots
-    blocks += [tables.convergence_table(by_condition, excluded), tables.difficulty_table(by_condition)]
+    blocks.append(tables.convergence_table(by_condition, excluded))
+    if len({run.difficulty for runs in by_condition.values() for run in runs}) > 1:  # else the table above again
+        blocks.append(tables.difficulty_table(by_condition))
     blocks.append(tables.turn_outcome_table(by_condition))
     classes = StackedBarPlot(
         filename=f"classes-{slug}.png",
@@ -148,8 +152,10 @@ def loop_section(model: str, loops: Sequence[LoopRun], slug: str) -> tuple[list[
 
 
 def _header(record_set: RecordSet, records_digest: str, record_count: int) -> list[Block]:
+    present = [f"{n} {name}" for n, name in ((len(record_set.loops), "loop runs"),
+                                              (len(record_set.attempts), "single attempts")) if n]
     summary = (
-        f"{record_count} records: {len(record_set.loops)} loop runs, {len(record_set.attempts)} single attempts. "
+        f"{record_count} records{': ' + ', '.join(present) if present else ''}. "
         f"Records digest (sha256 of the sorted canonical records): `{records_digest}`."
     )
     notes = []
@@ -179,10 +185,10 @@ def _header(record_set: RecordSet, records_digest: str, record_count: int) -> li
 
 
 def _feedback_effect(by_condition: dict[str, list[LoopRun]]) -> list[Block]:
-    blocks: list[Block] = [Heading(4, "Feedback effect: full vs count-only")]
+    """The paired comparison of the two feedback conditions; nothing for a run of only one of them."""
     if study.FULL not in by_condition or study.COUNT_ONLY not in by_condition:
-        blocks.append(Paragraph("Needs runs of both the `full` and the `count-only` condition."))
-        return blocks
+        return []
+    blocks: list[Block] = [Heading(4, "Feedback effect: full vs count-only")]
     comparison = study.paired_comparison(
         (study.FULL, by_condition[study.FULL]), (study.COUNT_ONLY, by_condition[study.COUNT_ONLY])
     )
@@ -218,11 +224,11 @@ def _iterations(model: str, slug: str, by_condition: dict[str, list[LoopRun]]) -
 
 
 def _loop_vs_resampling(by_condition: dict[str, list[LoopRun]]) -> list[Block]:
-    blocks: list[Block] = [Heading(4, "Loop vs resampling at equal budget")]
-    if study.RESAMPLE not in by_condition:
-        blocks.append(Paragraph("Needs runs of the `resample` condition (best-of-N independent samples)."))
-        return blocks
+    """Each loop condition against best-of-N resampling; nothing for a run without both."""
     loop_conditions = [c for c in (study.FULL, study.COUNT_ONLY) if c in by_condition]
+    if study.RESAMPLE not in by_condition or not loop_conditions:
+        return []
+    blocks: list[Block] = [Heading(4, "Loop vs resampling at equal budget")]
     for condition in loop_conditions:
         budget = min(study.horizon(by_condition[condition]), study.horizon(by_condition[study.RESAMPLE]))
         comparison = study.paired_comparison(
@@ -238,8 +244,6 @@ def _loop_vs_resampling(by_condition: dict[str, list[LoopRun]]) -> list[Block]:
             )
         )
         blocks += [tables.contingency_table(comparison), tables.paired_test_table(comparison)]
-    if not loop_conditions:
-        blocks.append(Paragraph("Needs runs of a loop condition (`full` or `count-only`) to compare with."))
     return blocks
 
 
