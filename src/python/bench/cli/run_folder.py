@@ -54,7 +54,7 @@ def conclude_run(result, out: Path, model_id: str, *, report: bool, wall_seconds
     if report and result.records:
         from bench.report.build import build_report
 
-        paths = build_report(list(result.records), out / "report")
+        paths = build_report(list(result.records), out / "report", run_dir=out)
         print(f"report: {paths.md} {paths.html}", file=sys.stderr)
     return finish_run(result, out, wall_seconds)
 
@@ -65,7 +65,7 @@ def finish_run(result, out: Path, wall_seconds: float) -> int:
     from bench.report.run_summary import error_lines, run_summary, write_summary
 
     write_summary(out, run_summary(result.records, ran=result.ran, resumed=result.skipped,
-                                   wall_seconds=wall_seconds))
+                                   wall_seconds=wall_seconds, selection=getattr(result, "selection", None)))
     lines = error_lines(result.records, out)
     for line in lines:
         print(line, file=sys.stderr)

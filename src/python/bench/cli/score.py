@@ -168,7 +168,7 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
                    controller_id=args.controller, controller_stateful=args.controller_stateful,
                    use_cache=not args.no_cache, retry_errors=args.retry_errors,
                    cluster=get("BENCH_CLUSTER") if args.cluster is None else args.cluster,
-                   edit_format=args.edit_format, context=context_settings(args, model_id))
+                   edit_format=args.edit_format, context=context_settings(args, model_id), selection=selector)
     from bench.score.preflight import check_endpoint, check_sources
     from bench.score.runner import plan_units
 
@@ -179,7 +179,8 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
     bar = Bar(len(plan_units(plan)), desc=f"score {model_id}")
     started = time.monotonic()
     with _removed_if_refused(out), _resume_hint(out):
-        result = run(plan, on_done=lambda done: bar.update(1, last=(done.convergence_class or done.outcome).value))
+        result = run(plan, on_start=bar.skip,
+                     on_done=lambda done: bar.update(1, last=(done.convergence_class or done.outcome).value))
     bar.close()
     if plan.cluster and result.execution is not None:
         for line in result.execution.lines():

@@ -3,7 +3,9 @@
 ``<out>/records.jsonl`` is the crash-safe append log (completion order); ``<out>/results.jsonl`` is written at
 the end, sorted by unit, in canonical form, so two runs of a deterministic model give byte-identical files.
 Durations go to ``<out>/timings.jsonl``, never into a record. A run resumes by skipping units already recorded
-(infrastructure errors are retried only with ``retry_errors``).
+(infrastructure errors are retried only with ``retry_errors``). ``<out>/summary.json``
+(``bench.report.run_summary``) is written when the run ends, and also when it is interrupted (Ctrl-C, SIGTERM),
+for the units finished so far.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ class RunPlan:
     commit: str | None = None
     edit_format: str = DEFAULT_EDIT_FORMAT  # how models are asked to answer (bench.attempt.formats)
     context: ContextSettings = field(default_factory=ContextSettings)  # what code prompts show, in what budget
+    selection: str | None = None  # the task selector the specs were chosen by (None: the whole pool, or given)
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,7 @@ class RunResult:
     ran: int
     skipped: int
     execution: object = None  # bench.score.executor.ExecutionStats
+    selection: dict | None = None  # what summary.json says was selected (see selection())
 
 
 def plan_units(plan: RunPlan) -> list[Unit]:
@@ -82,13 +86,20 @@ def benchmark_identity(root: Path, specs, commit: str | None = None) -> dict:
     }
 
 
-def run(plan: RunPlan, *, on_done=None, executor=None, units=None) -> RunResult:
+def run(plan: RunPlan, *, on_done=None, executor=None, units=None, on_start=None) -> RunResult:
     """Run the plan's units (or ``units``: predictions, whose settings are their own lines) not recorded yet
     on ``executor`` (default: from ``plan.cluster``, else local threads); this process alone appends records,
-    whichever executor ran the units."""
+    whichever executor ran the units. ``on_start(resumed)`` is told how many of the units are recorded already
+    (a progress bar starts there)."""
     plan.out_dir.mkdir(parents=True, exist_ok=True)
     with _writer_lock(plan.out_dir):
-        return _run(plan, on_done, executor, units)
+        return _run(plan, on_done, executor, units, on_start)
+
+
+def selection(plan: RunPlan, units) -> dict:
+    """The selection summary.json names: the selector (None: the whole pool, or units given one by one) and
+    the number of tasks planned."""
+    return {"selector": plan.selection, "tasks": len({unit.spec.task_id for unit in units})}
 
 
 def _writer_lock(out_dir: Path):
@@ -105,38 +116,67 @@ def _writer_lock(out_dir: Path):
                      held_message=f"another bench score is writing to {out_dir}: wait for it, or use another --out")
 
 
-def _run(plan: RunPlan, on_done, executor, units) -> RunResult:
+def _run(plan: RunPlan, on_done, executor, units, on_start) -> RunResult:
     import uuid
     from dataclasses import replace
 
     from bench.score.executor import Job, get_executor
 
+    started = time.monotonic()
     log_path = plan.out_dir / "records.jsonl"
     if units is None:
         write_settings(plan, resuming=log_path.exists())
     done = {record_key(r) for r in read_records(log_path)
             if plan.retry_errors is False or r.get("outcome") != "infrastructure_error"}
-    units = [u for u in (plan_units(plan) if units is None else units) if u.key not in done]
+    planned = plan_units(plan) if units is None else list(units)
+    chosen = selection(plan, planned)
+    units = [u for u in planned if u.key not in done]
+    if on_start is not None:
+        on_start(len(planned) - len(units))
     executor = executor or get_executor(plan.cluster, workers=plan.workers)
     job = Job(replace(plan, specs=()), benchmark_identity(plan.root, plan.specs, plan.commit), uuid.uuid4().hex)
     store = plan.out_dir / "store"
+    delivered: list = []  # the units recorded by this run so far
     with RecordWriter(log_path) as writer, RecordWriter(plan.out_dir / "timings.jsonl") as timings:
         def deliver(finished) -> None:
             _keep_store_files(store, finished.store_files)
             if finished.detail is not None:
                 write_detail(plan.out_dir, finished.unit, finished.detail)
             writer.append(finished.record.to_json())
+            delivered.append(finished.unit.key)
             timings.append(finished.timing)
             if on_done is not None:
                 on_done(finished.record)
 
-        stats = executor.run(job, units, deliver)
+        try:
+            stats = executor.run(job, units, deliver)
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM (bench.cli.signals): the finished units' summary, then stop
+            _write_summary(plan.out_dir, log_path, chosen, ran=len(delivered), resumed=len(done), started=started,
+                           interrupted=True)
+            raise
     records = tuple(sorted(_latest(read_records(log_path)).values(), key=lambda r: _sort_key(record_key(r))))
     results = plan.out_dir / "results.jsonl"
     from bench.store.action_cache import write_atomic
 
     write_atomic(results, b"".join(canonical_json(r) + b"\n" for r in records))
-    return RunResult(results, records, len(units), len(done), stats)
+    _write_summary(plan.out_dir, log_path, chosen, ran=len(units), resumed=len(done), started=started)
+    return RunResult(results, records, len(units), len(done), stats, selection=chosen)
+
+
+def _write_summary(out_dir: Path, log_path: Path, chosen: dict, *, ran: int, resumed: int, started: float,
+                   interrupted: bool = False) -> None:
+    """summary.json of the units recorded so far (the CLI rewrites it after a finished run, with its own wall
+    time); on an interrupt, never an error of its own in place of the interrupt."""
+    from bench.report.run_summary import run_summary, write_summary
+
+    records = sorted(_latest(read_records(log_path)).values(), key=lambda r: _sort_key(record_key(r)))
+    summary = run_summary(records, ran=ran, resumed=resumed, wall_seconds=time.monotonic() - started,
+                          selection=chosen, interrupted=interrupted)
+    try:
+        write_summary(out_dir, summary)
+    except OSError:
+        if not interrupted:
+            raise
 
 
 def open_context(job, pool, store_dir: Path) -> "_UnitContext":
