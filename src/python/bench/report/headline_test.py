@@ -91,3 +91,13 @@ def test_a_predictions_report_says_so_and_has_no_time_out_column(tmp_path):
                       "invalid_edit | infrastructure_error |")
     prompted = build_report([_attempt("click-1", "solved", prompt_sha256="ab" * 32)], tmp_path / "m").md.read_text()
     assert "| model_timeout |" in prompted and "## Single attempts" in prompted
+
+
+def test_without_the_verified_tier_its_columns_are_not_counted_as_zero(tmp_path):
+    records = [_loop("m.a.1", "full", True), _loop("m.a.2", "full", False)]
+    markdown = build_report(records, tmp_path / "unverified").md.read_text()
+    assert "The verified tier did not run for these units" in markdown
+    assert "| repairer/ast | loop | 2 | 1 | 1 | – | – | – |" in markdown
+    checked = [_loop("m.a.1", "full", True, verification="verified", verified=True), _loop("m.a.2", "full", False)]
+    markdown = build_report(checked, tmp_path / "verified").md.read_text()
+    assert "did not run" not in markdown and "| repairer/ast | loop | 2 | 1 | 1 | 1 | 0 | 0 |" in markdown
