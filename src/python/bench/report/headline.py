@@ -94,15 +94,15 @@ def headline(record_set: RecordSet) -> str:
         note = f"; {excluded} unit{'s' * (excluded != 1)} hit infrastructure errors and are not counted" \
             if excluded else ""
         sentences.append(f"`{model}` {verb} {_join(parts)}{note}.")
-    return " ".join(sentences) if sentences else "No loop or attempt records: nothing to report."
+    return " ".join(sentences)
 
 
 def settings_table(record_set: RecordSet, records: Sequence[Mapping[str, Any]], info: RunInfo) -> Table:
     """The run's settings, one row each: model, selection, turns, conditions, samples, date, benchmark commit."""
     settings = info.settings or {}
     units = [r for r in records if r.get("kind") in ("attempt", "loop", "resample")]
-    rows = [("model", ", ".join(f"`{m}`" for m in sorted({str(r.get("model")) for r in units}))
-             or f"`{settings.get('model')}`")]
+    models = sorted({str(r.get("model")) for r in units}) or ([str(settings["model"])] if settings.get("model") else [])
+    rows = [("model", ", ".join(f"`{m}`" for m in models) or "–")]
     rows.append(("selection", _selection(units, info)))
     loops = list(record_set.loops)
     turns = settings.get("turns", study.horizon(loops))
@@ -120,6 +120,9 @@ def settings_table(record_set: RecordSet, records: Sequence[Mapping[str, Any]], 
 
 
 def header_blocks(record_set: RecordSet, records: Sequence[Mapping[str, Any]], info: RunInfo) -> list[Block]:
+    """The headline and the settings; nothing without a loop or an attempt (the report says so below)."""
+    if not record_set.loops and not record_set.attempts:
+        return []
     return [Paragraph(headline(record_set)), settings_table(record_set, records, info)]
 
 
