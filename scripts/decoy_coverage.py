@@ -7,7 +7,8 @@ sandbox, nothing of it runs) and ``bench.verdict.decoys.plant_decoys`` is asked 
 fail_to_pass tests. Prints, per kind, the tasks with at least one decoy, how many decoys expect another
 literal (they also catch answers read from the test) and how many turn a check around, and the tasks with
 none (a parametrised expectation, a helper that asserts, ``pytest.raises`` only, or a test that may return
-early). A task that cannot be laid out (a missing mirror) is counted apart, never as covered.
+early). Then the hidden copies: the tasks each of whose target tests gets an unchanged copy under another
+id (forgery keyed on exact ids cannot pass them), and those with at least one. A task that cannot be laid out (a missing mirror) is counted apart, never as covered.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ def coverage(spec, scratch: Path, mirror) -> dict:
 
     tree = prepare(spec, "base", scratch / "tree", mirror=mirror).path
     decoys = plant_decoys(tree, spec.fail_to_pass)
-    return {"decoys": len(decoys.pairs), "literal": decoys.kinds.count("literal")}
+    targets = {t.split("[", 1)[0] for t in spec.fail_to_pass}
+    return {"decoys": len(decoys.pairs), "literal": decoys.kinds.count("literal"), "targets": len(targets),
+            "copies": len(decoys.copies)}
 
 
 def main(argv=None) -> int:
@@ -60,6 +63,9 @@ def main(argv=None) -> int:
         print(f"{kind}: {covered} of {len(done)} tasks with a decoy ({len(mine) - len(done)} not laid out); "
               f"decoys per task {dict(sorted(counts.items()))}; with another literal: "
               f"{sum(1 for r in done if r.get('literal'))}")
+        every = sum(1 for r in done if r["copies"] == r["targets"])
+        some = sum(1 for r in done if r["copies"])
+        print(f"{kind}: hidden copies of every target in {every} of {len(done)} tasks, of at least one in {some}")
     return 0
 
 

@@ -20,6 +20,7 @@ import argparse
 import json
 import sys
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -77,11 +78,15 @@ def main(argv=None) -> int:
     parser.add_argument("--mirror", type=Path, default=None)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--no-verify", action="store_true", help="leave the verified tier (probe replay) out")
-    parser.add_argument("--out", type=Path, default=None, help="one JSON line per task")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="one JSON line per task, appended as each ends; a re-run with the same --out resumes")
     args = parser.parse_args(argv)
     from bench.spec.load import discover, load_all, select
 
     specs = select(load_all(discover(ROOT)), args.selector)
+    earlier = _earlier_results(args.out, {spec.task_id for spec in specs})
+    if earlier:
+        print(f"resuming: {len(earlier)} of {len(specs)} tasks already in {args.out}", file=sys.stderr)
     if args.static_only:
         check = check_static
     else:
@@ -97,17 +102,22 @@ def main(argv=None) -> int:
         tier = f" [{result['verification']}]" if result.get("verification") else ""
         print(f"{spec.task_id}: {result['outcome']}{'' if result['resolved'] else ' (not resolved)'}{tier}",
               file=sys.stderr, flush=True)
-        return {"task_id": spec.task_id, "kind": spec.kind, **result}
+        record = {"task_id": spec.task_id, "kind": spec.kind, **result}
+        if args.out:
+            with lock, args.out.open("a", encoding="utf-8") as out:
+                out.write(json.dumps(record, sort_keys=True) + "\n")
+        return record
 
+    lock = threading.Lock()
+    todo = [spec for spec in specs if spec.task_id not in earlier]
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = list(pool.map(one, specs))
+        fresh = {r["task_id"]: r for r in pool.map(one, todo)}
+    results = [earlier.get(spec.task_id) or fresh[spec.task_id] for spec in specs]
     resolved = sum(r["resolved"] and r["outcome"] != "tampered" for r in results)
     tampered = sum(r["outcome"] == "tampered" for r in results)
     for r in results:
         if not r["resolved"] or r["outcome"] == "tampered":
             print(f"{r['task_id']}: {r['outcome']}: {r['reason']}")
-    if args.out:
-        args.out.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in results))
     by_kind: dict = {}
     for r in results:
         done, total = by_kind.get(r["kind"], (0, 0))
@@ -119,6 +129,21 @@ def main(argv=None) -> int:
     print(f"{resolved} passed, {len(results) - resolved} failed")
     diverged = sum(r.get("verification") == "diverged" for r in results)
     return 0 if resolved == len(results) and not diverged else 1
+
+
+def _earlier_results(out: Path | None, wanted: set) -> dict:
+    """The complete lines an earlier run with the same ``--out`` left (a torn last line is dropped)."""
+    if out is None or not out.is_file():
+        return {}
+    earlier = {}
+    for line in out.read_text(encoding="utf-8").splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if record.get("task_id") in wanted:
+            earlier[record["task_id"]] = record
+    return earlier
 
 
 def _print_verification(results: list[dict]) -> None:

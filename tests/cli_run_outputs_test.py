@@ -151,7 +151,8 @@ def test_ctrl_c_stops_at_once_says_how_to_resume_and_the_resume_completes(tmp_pa
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 128 + signal.SIGINT, stderr[-2000:]
-    assert f"resume with the same command and --out {out}" in stderr
+    assert f"resume with: bench score --model scripted --tasks 'synthetic.[a-f]*' --turns 3 --no-cache --no-report " \
+           f"--out {out}" in stderr
     kept = [json.loads(line) for line in log.read_text().splitlines()]
     resumed = subprocess.run(argv, cwd=checkout_root(), env=child_env(), capture_output=True, text=True,
                              timeout=1800)

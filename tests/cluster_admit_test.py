@@ -20,7 +20,8 @@ WRITTEN = ("tasks", "lockfiles/tasks", "results/certificates")
 
 def _checkout(folder: Path) -> Path:
     root = empty_checkout(folder)
-    shutil.copytree(checkout_root() / "tasks" / "synthetic" / SYNTHETIC, root / "tasks" / "synthetic" / SYNTHETIC)
+    for name in (SYNTHETIC, f"{SYNTHETIC}_again"):  # a synthetic task is named after its folder
+        shutil.copytree(checkout_root() / "tasks" / "synthetic" / SYNTHETIC, root / "tasks" / "synthetic" / name)
     return root
 
 
@@ -35,6 +36,7 @@ def candidates(tmp_path_factory) -> list[Path]:
     assert made.returncode == 0, made.stderr[-2000:]
     doc = json.loads((checkout_root() / "tasks" / "synthetic" / f"{SYNTHETIC}.json").read_text())
     doc["task_id"] = f"synthetic.{SYNTHETIC}_again"
+    doc["synthetic"] = {"dir": f"tasks/synthetic/{SYNTHETIC}_again"}
     (out / f"{doc['task_id']}.json").write_text(json.dumps(doc, indent=2))
     return sorted(out.glob("*.json"))
 

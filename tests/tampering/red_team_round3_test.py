@@ -55,7 +55,7 @@ def test_round3_attack_is_not_solved(tasks, tmp_path, attack, task_name, scan):
     targets = task.spec.fail_to_pass
     stem = Path(targets[0].split("::")[0]).stem
     names = {t.split("::")[-1].split("[")[0] for t in targets}
-    tree, reply = _edited(task, tmp_path, payload_for(attack, stem, names))
+    tree, reply = _edited(task, tmp_path, payload_for(attack, stem, names, targets))
     result = evaluate(task, tree, reply, scan=scan)
     assert (result.outcome, result.resolved) == (attack.full if scan else attack.runtime, False), result.reason
 

@@ -10,8 +10,21 @@ EPILOG = """examples:
   bench admit candidates/click-2345.json --mirror /mirrors/pallets+click
   bench admit candidates/*.json --k 3
   bench admit candidates/*.json --cluster tcp://10.0.0.5:8786   gate each candidate on a Dask worker
-Admitted specs go to tasks/<group>/, locks to lockfiles/tasks/, certificates to results/certificates/;
-dropped candidates to tasks/_dropped/ with the reason. Exit 1 when any candidate is dropped.
+  bench admit candidates/synthetic.clamp.json    a synthetic task written in tasks/synthetic/clamp/
+Admitted specs go to tasks/<group>/ (a synthetic task's to tasks/synthetic/<slug>.json), locks to
+lockfiles/tasks/, certificates to results/certificates/; dropped candidates to tasks/_dropped/ with the reason.
+
+Locks: a PR or mutation candidate's lock (a mutant's is its release's) is resolved again unless --reuse-lock.
+Every synthetic task shares lockfiles/tasks/synthetic.lock, and each certificate names its hash, so admitting
+a synthetic task keeps that lock as it is: no other task's lock or certificate changes and the committed runs
+still reproduce. When the lock does not serve the new task (its code imports a package the lock does not pin,
+or its image has another Python) nothing is admitted and the command says so (exit 2); --relock re-resolves
+the shared lock for it, which changes every synthetic task's lock and certificate. A synthetic task scored with the
+scripted model needs its trajectories next: PYTHONPATH=src/python python3 -m bench.study.generate (from the
+checkout's root); admit says so.
+
+Exit 0 when every candidate is admitted, 1 when any is dropped, 2 for a candidate that cannot be admitted as
+asked (before anything is written).
 """
 
 
@@ -23,7 +36,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sandbox", default=None, help="sandbox backend: bwrap (default, or $BENCH_SANDBOX) or docker")
     p.add_argument("--mirror", type=Path, default=None,
                    help="a local bare git mirror of the task's repository (else $BENCH_MIRROR_DIR, else a clone)")
-    p.add_argument("--reuse-lock", action="store_true", help="keep an existing lock instead of re-resolving")
+    locks = p.add_mutually_exclusive_group()
+    locks.add_argument("--reuse-lock", action="store_true",
+                       help="keep a PR or mutation candidate's existing lock instead of resolving it again "
+                            "(a synthetic task always keeps the shared lock unless --relock)")
+    locks.add_argument("--relock", action="store_true",
+                       help="resolve the synthetic tasks' shared lock (lockfiles/tasks/synthetic.lock) again, as "
+                            "`bench lock` does, before admitting: whenever it comes out different (it does when a "
+                            "task needs a package it lacks) the lock and the certificate of EVERY synthetic task "
+                            "change, and committed runs of them no longer reproduce until scored again")
     p.add_argument("--max-targets", type=int, default=None, help="drop candidates with more target tests")
     p.add_argument("--cap", type=int, default=None, help="mutation tasks per library (default: no cap)")
     p.add_argument("--cluster", default=None, metavar="tcp://HOST:8786",
@@ -39,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
     root = find_root()
     documents = [read_document(path) for path in args.candidates]
+    _check_candidates(documents, root, relock=args.relock)
     mutations = [doc for doc in documents if doc.get("kind") == "mutation"]
     others = [doc for doc in documents if doc.get("kind") != "mutation"]
     cluster = get("BENCH_CLUSTER") if args.cluster is None else args.cluster
@@ -47,18 +69,48 @@ def run(args: argparse.Namespace) -> int:
                          "worker host instead")
     settings = {"k": args.k, "sandbox_name": args.sandbox or get("BENCH_SANDBOX"), "max_targets": args.max_targets,
                 "relock": not args.reuse_lock}
+    shared = {"relock_shared": args.relock}
     results = []
     if mutations:  # one batch per release: shared lock, environment and release-suite runs
         results += _admit_mutations(mutations, root, cluster, cap=args.cap, **settings)
     if others and cluster:
         from bench.gate.remote_admit import admit_on_cluster
 
-        admit_on_cluster(cluster, others, root, deliver=lambda result: results.append(_print(result)), **settings)
+        admit_on_cluster(cluster, others, root, deliver=lambda result: results.append(_print(result)), **settings,
+                         **shared)
     else:
         from bench.gate.admit import admit
 
-        results += [_print(admit(doc, root, mirror=args.mirror, **settings)) for doc in others]
+        results += [_print(admit(doc, root, mirror=args.mirror, **settings, **shared)) for doc in others]
+    _next_steps(results, root)
     return 1 if any(not result.admitted for result in results) else 0
+
+
+def _check_candidates(documents: list[dict], root: Path, *, relock: bool) -> None:
+    """Before anything is written: each candidate is named as its kind wants (a synthetic task after its
+    folder), and a lock its kind shares serves it (unless it is to be resolved again)."""
+    from bench.gate.shared_lock import check_shared_lock, shares_lock
+    from bench.spec.kind_registry import get_kind
+    from bench.spec.load import spec_from_document
+
+    for doc in documents:
+        spec = spec_from_document(doc, path=str(root / "tasks" / "_candidates" / f"{doc.get('task_id')}.json"))
+        get_kind(spec.kind).check_admission(spec)
+        if shares_lock(spec) and not relock:
+            check_shared_lock(spec, root)
+
+
+def _next_steps(results, root: Path) -> None:
+    """What an admitted synthetic task still needs before `bench score --model scripted` can replay it."""
+    import sys
+
+    from bench.model.scripted import DEFAULT_STUDY, GENERATE_COMMAND, SCRIPTED_DIR, slug_of
+
+    lacking = [result.task_id for result in results if result.admitted and result.task_id.startswith("synthetic.")
+               and not (root / SCRIPTED_DIR / DEFAULT_STUDY / f"{slug_of(result.task_id)}.json").exists()]
+    if lacking:
+        print(f"next: the scripted study has no trajectory for {', '.join(lacking)}; make it (from the checkout's "
+              f"root) with: {GENERATE_COMMAND}", file=sys.stderr)
 
 
 def _admit_mutations(mutations, root, cluster, *, cap, **settings) -> list:

@@ -10,7 +10,7 @@ EPILOG = """examples:
   bench certify kind:synthetic             certify (or confirm from cache) every synthetic task
   bench certify click-2345 --k 5           five runs each side
   bench certify --no-cache 'synthetic.*'   run the tests even when a certificate is cached
-  bench certify kind:pr --cluster tcp://10.0.0.5:8786   each task on a Dask worker (README: Running on a cluster)
+  bench certify kind:pr --cluster tcp://10.0.0.5:8786   each task on a Dask worker (docs/scaling.md)
 Certificates are written to results/certificates/<task_id>.json.gz (gzip of the canonical JSON; --out FILE
 writes plain JSON unless FILE ends in .gz). Exit 1 when a task is dropped.
 """

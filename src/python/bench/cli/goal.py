@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-EPILOG = """what ./pants score runs (README: Scoring as a Pants goal):
+EPILOG = """what ./pants score runs (docs/scaling.md):
   bench goal plan --model repairer --turns 3 tasks/synthetic/caesar_shift.json ...
       print the units of each task and the files they read besides the task's (JSON)
   bench goal unit --model repairer --turns 3 --spec tasks/synthetic/caesar_shift.json --unit loop:full:0 --out u.json

@@ -19,7 +19,7 @@ probes): "probes" (how many), and of the near misses its tests let through, "nea
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("list", help="list tasks", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("selector", nargs="?", default=None, help="task selector (default: every task; see README: Verbs)")
+    p.add_argument("selector", nargs="?", default=None, help="task selector (default: every task; see README: Run it)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.set_defaults(run=run)
 

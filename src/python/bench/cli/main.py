@@ -1,11 +1,14 @@
 """Entry point of the `bench` command. The only place errors become exit codes and messages.
 
-Exit codes: 0 ok, 1 the thing checked failed, 2 bad input or usage, 3 infrastructure failure.
+Exit codes: 0 ok, 1 the thing checked failed, 2 bad input or usage, 3 infrastructure failure; 128 + N when
+stopped by signal N (130 Ctrl-C, 143 SIGTERM, 141 when the reader of stdout went away: `bench list | head -1`).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import select
 import signal
 import sys
 from typing import Sequence
@@ -59,7 +62,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         with signals.handled():
-            return int(args.run(args) or 0)
+            code = int(args.run(args) or 0)
+            sys.stdout.flush()  # a reader that went away shows here, not in the interpreter's last flush
+            return code
+    except BrokenPipeError as exc:
+        if stdout_reader_gone():  # `bench list | head -1`: the reader has what it wanted; say nothing
+            return quiet_broken_pipe()
+        print(f"bench {args.verb}: error: {exc}", file=sys.stderr)
+        return EXIT_INFRA
     except BenchError as exc:
         print(f"bench {args.verb}: error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -70,6 +80,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"bench {args.verb}: error: {exc}", file=sys.stderr)
         return EXIT_INFRA
+
+
+def stdout_reader_gone() -> bool:
+    """Whether stdout is a pipe whose reading end is closed (poll reports an error on its writing end); a
+    broken pipe elsewhere (a child process's stdin) is a failure like any other."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # no poll, or stdout is not a file descriptor
+        return False
+
+
+def quiet_broken_pipe() -> int:
+    """Exit as a program killed by SIGPIPE reports it (128 + 13), with nothing on stderr: stdout now points at
+    /dev/null so the interpreter's final flush of what is still buffered cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 128 + signal.SIGPIPE
 
 
 def entry() -> None:

@@ -15,7 +15,9 @@ examples:
 
   bench report results/study/repairer-ast-pr --adequacy
   # ... with the results split by the test adequacy of their tasks (bench adequacy; measured under the task's
-  # current certificate), and the tasks solved although their tests let a near miss of the fix through
+  # current certificate), and the tasks solved although their tests let a near miss of the fix through.
+  # A committed run's report/ is left as it is: this writes results/runs/reports/study-repairer-ast-pr/
+  # (ignored by git) and says so; --in-place (or --update-reference) rewrites the committed report/.
 
 The report is a pure function of the records (in any order): the same records give byte-identical files;
 with --adequacy, of the records and the checkout's adequacy records.
@@ -38,8 +40,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         type=Path,
         default=None,
         metavar="DIR",
-        help="output directory (default: report/ beside the results file, as bench score writes it)",
+        help="output directory (default: report/ beside the results file, as bench score writes it; for a "
+             "committed run, results/runs/reports/<its path under results/>/ unless --in-place)",
     )
+    parser.add_argument("--in-place", "--update-reference", dest="in_place", action="store_true",
+                        help="write report/ beside the results even when they are a committed reference "
+                             "(results/study/, results/recorded/, or files git tracks), regenerating it")
     parser.add_argument("--adequacy", action="store_true",
                         help="split the results by the test adequacy of their tasks (this checkout's "
                              "results/adequacy)")
@@ -70,12 +76,40 @@ def run(args: argparse.Namespace) -> int:
     source = results_file(args.results)
     records = load_records(source)
     out_dir = args.out if args.out is not None else default_out_dir(source)
+    if args.out is None and not args.in_place:
+        elsewhere = _outside_reference(source)
+        if elsewhere is not None:
+            print(f"report: {source.parent} is a committed reference; its report/ is left as it is and this one is "
+                  f"written to {elsewhere} (--in-place rewrites the committed one)", file=sys.stderr)
+            out_dir = elsewhere
     print(f"report: {len(records)} records from {source}", file=sys.stderr)
     bands = _adequacy_bands(records) if args.adequacy else None
     paths = build_report(records, out_dir, bands, run_dir=source.parent)
     for path in (paths.md, paths.html, *paths.pngs):
         print(path)
     return 0
+
+
+def _outside_reference(source: Path) -> Path | None:
+    """Where the report of a committed run's results goes instead of its committed report/: under
+    results/runs/reports/ (ignored by git), named after the run's path; None when the results are not committed
+    (or not in a checkout)."""
+    from bench.cli.run_folder import folder_slug, is_committed
+    from bench.errors import UsageError
+    from bench.variables import find_root
+
+    try:
+        root = find_root(source.resolve().parent)
+    except UsageError:
+        return None
+    folder = source.resolve().parent
+    if not is_committed(root, folder):
+        return None
+    try:
+        name = folder.relative_to((root / "results").resolve()).as_posix()
+    except ValueError:
+        name = folder.relative_to(root).as_posix() if root in folder.parents else folder.name
+    return root / "results" / "runs" / "reports" / folder_slug(name.replace("/", "-"))
 
 
 def _adequacy_bands(records) -> dict[str, str]:

@@ -73,3 +73,39 @@ def test_report_help_shows_an_example():
     parser = argparse.ArgumentParser(prog="bench")
     sub = report.add_parser(parser.add_subparsers(dest="verb"))
     assert "bench report results/runs/scripted-study/20261201-101500" in sub.format_help()
+
+
+def _checkout_with_committed_run(tmp_path):
+    root = tmp_path / "checkout"
+    (root / "tasks").mkdir(parents=True)
+    (root / "pants.toml").write_text("")
+    run = root / "results" / "study" / "some-model"
+    run.mkdir(parents=True)
+    write_results(run / "results.jsonl", [{"kind": "attempt", "task_id": "t", "model": "m", "outcome": "solved"}])
+    (run / "report").mkdir()
+    (run / "report" / "report.md").write_text("the committed report\n")
+    return root, run
+
+
+def test_report_of_a_committed_run_is_written_outside_it_and_says_where(tmp_path, capsys, monkeypatch):
+    root, run = _checkout_with_committed_run(tmp_path)
+    monkeypatch.delenv("BENCH_ROOT", raising=False)
+    args = parse(["report", str(run)])
+    assert args.run(args) == 0
+    printed = capsys.readouterr()
+    elsewhere = root / "results" / "runs" / "reports" / "study-some-model"
+    assert printed.out.splitlines()[0] == str(elsewhere / "report.md")
+    assert f"its report/ is left as it is and this one is written to {elsewhere}" in printed.err
+    assert (run / "report" / "report.md").read_text() == "the committed report\n"
+    assert sorted(p.name for p in (run / "report").iterdir()) == ["report.md"]
+
+
+def test_report_in_place_rewrites_a_committed_run_when_asked(tmp_path, capsys, monkeypatch):
+    root, run = _checkout_with_committed_run(tmp_path)
+    monkeypatch.delenv("BENCH_ROOT", raising=False)
+    for flag in ("--in-place", "--update-reference"):
+        args = parse(["report", str(run), flag])
+        assert args.run(args) == 0
+        assert capsys.readouterr().out.splitlines()[0] == str(run / "report" / "report.md")
+        assert (run / "report" / "report.md").read_text() != "the committed report\n"
+    assert not (root / "results" / "runs").exists()

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 from pathlib import Path
+
+from bench.cli.predictions import PREDICTIONS_EPILOG
 
 EPILOG = """examples:
   bench score --model scripted                 the deterministic convergence study (both conditions, 5 turns,
@@ -18,14 +19,20 @@ EPILOG = """examples:
   bench score --model repairer --tasks kind:mutation --cluster tcp://10.0.0.5:8786
                                                the same units on a Dask cluster (README: Running on a cluster)
 Runs go to a new results/runs/<model>/<UTC time>/ (ignored by git) unless --out, --name or --update-reference
-says otherwise. A run resumes by default: units already in <out>/records.jsonl are skipped (--no-resume starts
-over); infrastructure errors are retried only with --retry-errors. Writes results.jsonl, summary.json and
-report/. Exit 3 when any unit hit an infrastructure error (each distinct reason is printed).
+says otherwise; <model> is the model's id made a safe folder name: every run of characters other than letters,
+digits, '.', '_' and '-' becomes one '-' (ollama/llama3:8b → ollama-llama3-8b). --out is refused (exit 2) on a
+committed reference (results/study/, results/recorded/) unless --update-reference, and on a folder holding
+another run's results (other settings or tasks, no run.json) unless --no-resume. A run resumes by default: units
+already in <out>/records.jsonl are skipped (--no-resume starts over); infrastructure errors are retried only with
+--retry-errors. Writes results.jsonl, run.json, summary.json and report/ (its path printed as `report: …`).
+Exit 3 when any unit hit an infrastructure error (each distinct reason is printed, with the command that runs
+them again). --condition, --both-conditions, --resample and --controller shape repair loops: without --turns
+(a single attempt) they are refused; the scripted study's 5 turns count as given.
 Outcomes: resolved (the headline: every fail_to_pass test passes and no pass_to_pass test breaks), solved
 (targets pass, guards ignored), model_miss, tampered (the edit tried to influence its verdict; the rule that
 fired is the record's reason; see docs/verdict-integrity.md), invalid_edit, model_timeout, and
 infrastructure_error (not in the denominator). A repair loop converges on a resolved turn.
-"""
+""" + PREDICTIONS_EPILOG
 
 STUDY_DEFAULTS = {"turns": 5, "conditions": ("full", "count-only"), "tasks": "kind:synthetic"}
 DEFAULT_NAMES = {"scripted": "study", "repairer": "ast"}
@@ -52,7 +59,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="skip the checks before the run (endpoint reachable and taking the key, PR sources)")
     p.add_argument("--sandbox", default=None, help="bwrap (default) or docker")
     p.add_argument("--mirror", type=Path, default=None, help="local git mirror for PR tasks")
-    p.add_argument("--predictions", type=Path, default=None, help="JSONL of {instance_id, model_patch}")
+    p.add_argument("--predictions", type=Path, default=None,
+                   help="JSONL of {instance_id, model_patch[, model_name_or_path]}, one line per instance "
+                        "(default folder: results/runs/predictions-<file stem>/latest/)")
     p.set_defaults(run=run)
 
 
@@ -61,11 +70,15 @@ def add_settings_arguments(p: argparse.ArgumentParser) -> None:
     from bench.attempt import EDIT_FORMATS
 
     p.add_argument("--turns", type=int, default=None, help="repair-loop budget K (default: single attempt)")
-    p.add_argument("--condition", choices=("full", "count-only"), default="full",
-                   help="repair-loop feedback: the failing tests' output (full) or only how many fail")
-    p.add_argument("--both-conditions", action="store_true", help="run the full and count-only conditions")
-    p.add_argument("--resample", action="store_true", help="also best-of-K independent draws (no feedback)")
-    p.add_argument("--controller", default=None, help="a model that returns guidance (never code) each turn")
+    p.add_argument("--condition", choices=("full", "count-only"), default=None,
+                   help="repair-loop feedback (needs --turns): the failing tests' output (full, the default) or "
+                        "only how many fail")
+    p.add_argument("--both-conditions", action="store_true",
+                   help="run the full and count-only conditions (needs --turns)")
+    p.add_argument("--resample", action="store_true",
+                   help="also best-of-K independent draws (no feedback; needs --turns K)")
+    p.add_argument("--controller", default=None,
+                   help="a model that returns guidance (never code) each turn of a repair loop (needs --turns)")
     p.add_argument("--controller-stateful", action="store_true", help="the controller sees the whole trajectory")
     p.add_argument("--temperature", type=float, default=0.0, help="sampling temperature sent to the model (default 0)")
     p.add_argument("--seed", type=int, default=0,
@@ -113,14 +126,16 @@ def run(args: argparse.Namespace) -> int:
         return score_predictions(args)
     from bench.errors import UsageError
 
-    model_id, turns, conditions, selector = resolve_settings(args)
+    model_id, turns, conditions, selector = resolve_settings(args, strict=True)
     if args.samples < 1 or args.workers < 1:
         raise UsageError("--samples, --workers and --turns must be positive")
     return _run(args, model_id, turns, conditions, selector)
 
 
-def resolve_settings(args: argparse.Namespace) -> tuple[str, int, tuple[str, ...], str | None]:
-    """(model id, turns, conditions, task selector) as the options and the study's defaults decide them."""
+def resolve_settings(args: argparse.Namespace, *, strict: bool = False) -> tuple[str, int, tuple[str, ...], str | None]:
+    """(model id, turns, conditions, task selector) as the options and the study's defaults decide them. With
+    ``strict`` (`bench score`), options that would be ignored are refused and a --condition given to the study
+    is the one run; `bench goal` (what `./pants score` runs, passing --condition always) keeps them lenient."""
     from bench.errors import UsageError
 
     if not args.model:
@@ -128,11 +143,29 @@ def resolve_settings(args: argparse.Namespace) -> tuple[str, int, tuple[str, ...
     model_id = args.model if "/" in args.model else f"{args.model}/{DEFAULT_NAMES.get(args.model, args.model)}"
     study = model_id.startswith("scripted/") and args.turns is None
     turns = STUDY_DEFAULTS["turns"] if study else (args.turns or 0)
-    conditions = STUDY_DEFAULTS["conditions"] if (study or args.both_conditions) else (args.condition,)
     if turns < 0:
         raise UsageError("--samples, --workers and --turns must be positive")
+    if strict:
+        _refuse_ignored(args, turns)
+    if args.both_conditions or (study and not (strict and args.condition)):
+        conditions = STUDY_DEFAULTS["conditions"]
+    else:
+        conditions = (args.condition or "full",)
     selector = getattr(args, "tasks", None)
     return model_id, turns, tuple(conditions), selector or (STUDY_DEFAULTS["tasks"] if study else None)
+
+
+def _refuse_ignored(args: argparse.Namespace, turns: int) -> None:
+    from bench.errors import UsageError
+
+    if args.both_conditions and args.condition:
+        raise UsageError("--condition and --both-conditions contradict each other; give one of them")
+    loop_only = [flag for flag, given in (("--condition", args.condition), ("--both-conditions", args.both_conditions),
+                                          ("--resample", args.resample), ("--controller", args.controller),
+                                          ("--controller-stateful", args.controller_stateful)) if given]
+    if turns == 0 and loop_only:
+        raise UsageError(f"{', '.join(loop_only)} shape{'s' * (len(loop_only) == 1)} repair loops, and without "
+                         "--turns K this run is a single attempt: add --turns K, or leave them out")
 
 
 def model_params(args: argparse.Namespace):
@@ -148,9 +181,10 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
     import shutil
     import time
 
-    from bench.cli.run_folder import run_folder
+    from bench.cli.run_folder import (again_command, check_destination, folder_slug, removed_if_refused,
+                                      resume_hint, run_folder)
     from bench.progress import Bar
-    from bench.score.runner import RunPlan, run
+    from bench.score.runner import RunPlan, run, run_settings
     from bench.spec.load import discover, load_all, select
     from bench.variables import find_root, get
 
@@ -158,9 +192,7 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
     specs = select(load_all(discover(root)), selector)
     print(f"{len(specs)} tasks selected by {selector!r}" if selector else
           f"no --tasks given: every task of the pool, {len(specs)} tasks", file=sys.stderr)
-    out = run_folder(root, model_id.replace("/", "-"), out=args.out, name=args.name, reference=args.update_reference)
-    if args.no_resume and out.exists():
-        shutil.rmtree(out)
+    out = run_folder(root, folder_slug(model_id), out=args.out, name=args.name, reference=args.update_reference)
     params = model_params(args)
     plan = RunPlan(model_id=model_id, specs=specs, out_dir=out, root=root, params=params, samples=args.samples,
                    turns=turns, conditions=tuple(conditions), resample=args.resample, workers=args.workers,
@@ -169,16 +201,21 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
                    use_cache=not args.no_cache, retry_errors=args.retry_errors,
                    cluster=get("BENCH_CLUSTER") if args.cluster is None else args.cluster,
                    edit_format=args.edit_format, context=context_settings(args, model_id), selection=selector)
-    from bench.score.preflight import check_endpoint, check_sources
+    check_destination(root, out, run_settings(plan), {s.task_id for s in specs}, reference=args.update_reference,
+                      discard=args.no_resume)
+    if args.no_resume and out.exists():
+        shutil.rmtree(out)
+    from bench.score.preflight import check_endpoint, check_model_covers, check_sources
     from bench.score.runner import plan_units
 
+    check_model_covers(model_id, params, specs)
     if not args.no_preflight:
         check_endpoint(model_id, params)
         if not plan.cluster:
             check_sources(specs, args.mirror)
     bar = Bar(len(plan_units(plan)), desc=f"score {model_id}")
     started = time.monotonic()
-    with _removed_if_refused(out), _resume_hint(out):
+    with removed_if_refused(out), resume_hint(out, again_command(args, out)):
         result = run(plan, on_start=bar.skip,
                      on_done=lambda done: bar.update(1, last=(done.convergence_class or done.outcome).value))
     bar.close()
@@ -187,36 +224,6 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
             print(line, file=sys.stderr)
     from bench.cli.run_folder import conclude_run
 
-    return conclude_run(result, out, model_id, report=not args.no_report, wall_seconds=time.monotonic() - started)
+    return conclude_run(result, out, model_id, report=not args.no_report, wall_seconds=time.monotonic() - started,
+                        again=again_command(args, out, add=("--retry-errors",)))
 
-
-@contextlib.contextmanager
-def _removed_if_refused(out: Path):
-    """A run refused before its first record (no API key, settings that differ from the folder's) leaves no
-    folder behind that it created."""
-    created = not out.exists()
-    try:
-        yield
-    except BaseException:
-        log = out / "records.jsonl"
-        if created and (not log.exists() or log.stat().st_size == 0):
-            from bench.sandbox.cleanup import remove_tree
-
-            remove_tree(out)
-            with contextlib.suppress(OSError):  # the model's folder of results/runs/, if this made it and it is empty
-                out.parent.rmdir()
-        raise
-
-
-@contextlib.contextmanager
-def _resume_hint(out: Path):
-    """Ctrl-C (or SIGTERM): units in flight are stopped, finished ones are kept; say where and how to go on."""
-    try:
-        yield
-    except KeyboardInterrupt:
-        log = out / "records.jsonl"
-        if log.exists() and log.stat().st_size:
-            kept = sum(1 for line in log.read_bytes().splitlines() if line.strip())
-            print(f"stopped: {kept} units are recorded in {out}; units that were running are not and will run "
-                  f"again: resume with the same command and --out {out}", file=sys.stderr)
-        raise

@@ -8,6 +8,7 @@ from pathlib import Path
 EPILOG = """examples:
   bench verify results/study/scripted-study/results.jsonl     re-run every unit and compare field by field
   bench verify results/runs/openai-gpt-5-mini/results.jsonl    check prompt/response hashes against the store
+  bench verify results/runs/predictions-preds/latest           score each kept patch again (a predictions run)
   bench verify results/certificates/                           re-certify and compare certificates byte for byte
   bench verify results/recorded/run --prune-third-party        before committing a recorded run: drop the
                                                                stored prompts/replies of real-code tasks
@@ -32,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from bench.errors import CheckFailed, UsageError
     from bench.loop.records import UnitRecord
     from bench.model.registry import declares_deterministic
+    from bench.score.prediction import is_predictions_run, recompute_predictions
     from bench.score.recompute import check_stored_hashes, recompute
     from bench.store.records import read_records
     from bench.variables import find_root, get
@@ -50,10 +52,14 @@ def run(args: argparse.Namespace) -> int:
             from bench.score.recompute import prune_third_party
 
             print(f"pruned {prune_third_party(records, path.parent / 'store')} stored file(s) of real-code tasks")
-        deterministic = [r for r in records if declares_deterministic(r.model)]
-        others = [r for r in records if not declares_deterministic(r.model)]
-        checks = recompute(deterministic, root, sandbox_name=sandbox, workers=args.workers) if deterministic else []
-        checks += check_stored_hashes(others, path.parent / "store")
+        if is_predictions_run(path.parent):  # each record a kept patch, scored again from scratch
+            checks = recompute_predictions(records, root, path.parent / "store", sandbox_name=sandbox,
+                                           workers=args.workers)
+        else:
+            deterministic = [r for r in records if declares_deterministic(r.model)]
+            others = [r for r in records if not declares_deterministic(r.model)]
+            checks = recompute(deterministic, root, sandbox_name=sandbox, workers=args.workers) if deterministic else []
+            checks += check_stored_hashes(others, path.parent / "store")
     for check in checks:
         print(f"{check.status:<10} {check.unit} {check.detail}".rstrip())
     good = sum(c.status in ("identical", "ok", "not-kept") for c in checks)

@@ -1,7 +1,7 @@
 """Admission: validate a candidate, lock its environment, certify it, and only then add it to the pool.
 
 Admitted: the spec (with the gate's fail_to_pass / pass_to_pass) goes to `tasks/<group>/<task_id>.json`, the
-lock to `lockfiles/tasks/`, the certificate to `results/certificates/<task_id>.json.gz`, and the folder's BUILD file gains the
+lock to `lockfiles/tasks/` (a synthetic task keeps the lock all synthetic tasks share: :mod:`bench.gate.shared_lock`), the certificate to `results/certificates/<task_id>.json.gz`, and the folder's BUILD file gains the
 task's target. Dropped: the candidate and the reason go to `tasks/_dropped/<task_id>.json`. A candidate whose
 fix or whose fail_to_pass set equals an admitted task of the same repository is a duplicate and is dropped
 with a pointer to the kept one.
@@ -34,6 +34,13 @@ class Admission:
     certificate: Certificate | None
 
 
+def spec_file_name(spec: TaskSpec) -> str:
+    """The admitted spec's file name in its group's folder, as its kind names it."""
+    from bench.spec.kind_registry import get_kind
+
+    return get_kind(spec.kind).spec_file_name(spec)
+
+
 def group_of(spec: TaskSpec) -> str:
     """The folder under ``tasks/`` the admitted spec goes to, as its kind names it."""
     from bench.spec.kind_registry import get_kind
@@ -64,9 +71,9 @@ def _lock_name(spec: TaskSpec) -> str:
 
 
 def admit(candidate: dict, root: Path, *, k: int = 3, sandbox_name: str = "bwrap", mirror: Path | None = None,
-          relock: bool = True, max_targets: int | None = None) -> Admission:
+          relock: bool = True, max_targets: int | None = None, relock_shared: bool = False) -> Admission:
     gated = gate_candidate(candidate, root, k=k, sandbox_name=sandbox_name, mirror=mirror, relock=relock,
-                           max_targets=max_targets)
+                           max_targets=max_targets, relock_shared=relock_shared)
     return finish(candidate, gated, root, k=k, sandbox_name=sandbox_name, max_targets=max_targets)
 
 
@@ -82,16 +89,25 @@ class Gated:
 
 
 def gate_candidate(candidate: dict, root: Path, *, k: int, sandbox_name: str, mirror: Path | None,
-                   relock: bool, max_targets: int | None) -> Gated:
-    """Lock (unless kept) and certify a candidate, trying later releases when its environment fails."""
+                   relock: bool, max_targets: int | None, relock_shared: bool = False) -> Gated:
+    """Lock (unless kept) and certify a candidate, trying later releases when its environment fails.
+
+    ``relock`` re-resolves a task's own lock; a synthetic task's lock is shared and is re-resolved only with
+    ``relock_shared`` (else kept when it serves the task, and a UsageError when it does not)."""
+    from bench.gate.shared_lock import ensure_shared_lock, shares_lock
+
     spec = spec_from_document(candidate, path=str(root / "tasks" / "_candidates" / f"{candidate['task_id']}.json"))
-    if relock or not (root / spec.lockfile).exists():
+    shared = shares_lock(spec)
+    if shared or relock or not (root / spec.lockfile).exists():
         try:
-            lock_candidate(spec, root, sandbox_name=sandbox_name, mirror=mirror)
+            if shared:
+                ensure_shared_lock(spec, root, sandbox_name=sandbox_name, relock=relock_shared)
+            else:
+                lock_candidate(spec, root, sandbox_name=sandbox_name, mirror=mirror)
         except EnvironmentBuildError as error:  # unresolvable test dependencies: a drop like a failed install
             return Gated(spec, None, lock_drop_reason(str(error)), b"")
     outcome = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror, max_targets=max_targets)
-    attempts = later_attempts(environment_reason(outcome.certificate)) if relock else ()
+    attempts = later_attempts(environment_reason(outcome.certificate)) if relock and not shared else ()
     if attempts:
         outcome = _with_later_releases(spec, root, outcome, attempts, k=k, sandbox_name=sandbox_name,
                                        mirror=mirror, max_targets=max_targets)
@@ -205,7 +221,7 @@ def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, 
             record_drop(candidate, reason, root, judgement=judgement.to_json())
             return Admission(spec.task_id, False, reason, None, cert)
         doc["provenance"] = {**doc["provenance"], "judgement": judgement.to_json()}
-    path = root / "tasks" / group_of(spec_from_document(doc)) / f"{candidate['task_id']}.json"
+    path = root / "tasks" / group_of(spec_from_document(doc)) / spec_file_name(spec)
     final = spec_from_document(doc, path=str(path))  # the admitted spec must itself validate
     flagged = honest_fix_findings(final, root)
     if flagged:  # its own fix would be scored tampered: a task nobody can solve honestly

@@ -25,13 +25,14 @@ _RELEASE_LOCK = threading.Lock()
 _OPEN: dict = {}  # this worker process's open release: sdist sha256 → _Release (one at a time)
 
 
-def gate_on_worker(candidate: dict, *, k: int, sandbox_name: str, relock: bool, max_targets: int | None):
+def gate_on_worker(candidate: dict, *, k: int, sandbox_name: str, relock: bool, max_targets: int | None,
+                   relock_shared: bool = False):
     """What a worker runs for one PR or synthetic candidate: lock and certify it in its own checkout."""
     from bench.gate.admit import gate_candidate
     from bench.variables import find_root
 
     return gate_candidate(candidate, find_root(), k=k, sandbox_name=sandbox_name, mirror=None, relock=relock,
-                          max_targets=max_targets)
+                          max_targets=max_targets, relock_shared=relock_shared)
 
 
 def certify_mutant_on_worker(candidate: dict, *, k: int, sandbox_name: str, relock: bool,
@@ -69,17 +70,22 @@ def _close_releases() -> None:
 
 
 def admit_on_cluster(address: str, candidates: Sequence[dict], root: Path, *, k: int, sandbox_name: str,
-                     relock: bool, max_targets: int | None, deliver: Callable) -> None:
-    """Gate every PR or synthetic candidate on the cluster; admit or drop each here, in the order given."""
+                     relock: bool, max_targets: int | None, deliver: Callable, relock_shared: bool = False) -> None:
+    """Gate every PR or synthetic candidate on the cluster; admit or drop each here, in the order given. The
+    synthetic tasks' shared lock is written here only when there is none or ``relock_shared``: a worker
+    whose copy differs is refused, never copied over this checkout's."""
     from bench.gate.admit import finish
+    from bench.gate.shared_lock import shares_lock
 
-    kwargs = {"k": k, "sandbox_name": sandbox_name, "relock": relock, "max_targets": max_targets}
+    kwargs = {"k": k, "sandbox_name": sandbox_name, "relock": relock, "max_targets": max_targets,
+              "relock_shared": relock_shared}
     with _Session(address) as session:
         futures = [session.submit(gate_on_worker, doc, **kwargs) for doc in candidates]
         for doc, future in zip(candidates, futures):
             gated = session.result(future, doc["task_id"])
             if gated.certificate is not None:
-                _adopt(gated.spec, gated.certificate, gated.lock_bytes, root, first_of_release=True)
+                keep = shares_lock(gated.spec) and not relock_shared and (root / gated.spec.lockfile).exists()
+                _adopt(gated.spec, gated.certificate, gated.lock_bytes, root, first_of_release=not keep)
             deliver(finish(doc, gated, root, k=k, sandbox_name=sandbox_name, max_targets=max_targets))
     _sync(root)
 

@@ -22,6 +22,8 @@ class RepositoryKind:
     provenance_source = ""
     required_keys: tuple[str, ...] = ()
     judged = False
+    # Whether every task of the kind names one lock (bench.gate.shared_lock): admission keeps it unless asked.
+    shared_lock = False
     # Whether the verified tier probes every public function of the source files, not only the ones the
     # reference change touches (bench.probes.targets): a synthetic task's tests call its public API by name.
     probe_public_api = False
@@ -43,6 +45,13 @@ class RepositoryKind:
 
     def admission_group(self, spec: TaskSpec) -> str:
         return self.library(spec)
+
+    def spec_file_name(self, spec: TaskSpec) -> str:
+        return f"{spec.task_id}.json"
+
+    def check_admission(self, spec: TaskSpec) -> None:
+        """Refuse (UsageError) a candidate that cannot be admitted as it is named or laid out."""
+        return None
 
     def repo_inputs(self, spec: TaskSpec) -> tuple[str, ...]:
         return ()

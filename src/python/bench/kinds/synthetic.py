@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Mapping
 
+from bench.errors import UsageError
 from bench.kinds.base import RepositoryKind
 from bench.sandbox.protocol import Limits
 from bench.spec.kind_registry import register
@@ -20,6 +21,7 @@ class SyntheticKind(RepositoryKind):
     provenance_source = "authored"
     required_keys = ("synthetic", "difficulty")
     probe_public_api = True
+    shared_lock = True  # lockfiles/tasks/synthetic.lock, for every synthetic task
 
     def check_document(self, doc: Mapping[str, Any], *, path: str) -> None:
         from bench.spec.validate import check_relative_path
@@ -34,6 +36,19 @@ class SyntheticKind(RepositoryKind):
 
     def selector_names(self, spec: TaskSpec) -> tuple[str, ...]:
         return ()  # its modules are not libraries
+
+    def check_admission(self, spec: TaskSpec) -> None:
+        """A synthetic candidate is named after its folder (``tasks/synthetic/<slug>/`` is ``synthetic.<slug>``,
+        admitted as ``tasks/synthetic/<slug>.json``): the scripted study and its generator find a task's files
+        by that name."""
+        folder = PurePosixPath(spec.synthetic_dir).name
+        if spec.task_id != f"synthetic.{folder}":
+            raise UsageError(f"{spec.task_id}: a synthetic task in {spec.synthetic_dir} must be named "
+                             f"synthetic.{folder} (its folder's name)")
+
+    def spec_file_name(self, spec: TaskSpec) -> str:
+        """``<folder>.json`` beside the task's folder, as every synthetic spec is named."""
+        return f"{Path(spec.synthetic_dir).name}.json"
 
     def repo_inputs(self, spec: TaskSpec) -> tuple[str, ...]:
         return (spec.synthetic_dir,) if spec.synthetic_dir else ()

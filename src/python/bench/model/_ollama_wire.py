@@ -1,4 +1,5 @@
-"""Everything that knows Ollama's native chat API (``POST /api/chat``): request building and parsing.
+"""Everything that knows Ollama's native API: chat (``POST /api/chat``) request building and parsing, and the
+model list (``GET /api/tags``).
 
 The native API is used rather than Ollama's ``/v1`` because only it has ``think`` on/off and the runner
 options (``num_predict``, ``num_ctx``). Ollama counts thinking tokens inside ``eval_count`` and does not
@@ -81,3 +82,24 @@ def error_text(body: bytes) -> str:
     if isinstance(data, dict) and "error" in data:
         return str(data["error"])[:300]
     return body[:200].decode("utf-8", "replace")
+
+
+def full_name(name: str) -> str:
+    """A model name as Ollama lists it: ``llama3`` is ``llama3:latest``."""
+    return name if ":" in name.rsplit("/", 1)[-1] else f"{name}:latest"
+
+
+def model_names(body: bytes) -> frozenset[str]:
+    """The full names of the models in a ``GET /api/tags`` answer (``{"models": [{"name": ...}, ...]}``)."""
+    try:
+        data = json.loads(body)
+    except ValueError as exc:
+        raise EndpointError(f"ollama's model list is not JSON: {body[:200]!r}") from exc
+    models = data.get("models") if isinstance(data, dict) else None
+    if not isinstance(models, list):
+        raise EndpointError(f"ollama's model list has no models array: {body[:200]!r}")
+    names = set()
+    for entry in models:
+        if isinstance(entry, dict):
+            names.update(full_name(str(entry[key])) for key in ("name", "model") if entry.get(key))
+    return frozenset(names)

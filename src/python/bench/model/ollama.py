@@ -3,6 +3,7 @@
 ``OLLAMA_HOST`` (default ``http://127.0.0.1:11434``; a bare ``host:port`` gets ``http://``). Retries and
 error mapping follow the OpenAI-compatible provider: 429/5xx/dropped connections are retried inside the
 call's budget, a missing model or other 4xx is an EndpointError, no answer in the budget an EndpointTimeout.
+Before a run, :meth:`OllamaModel.preflight` asks the server's model list (``GET /api/tags``) for the model.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from bench.errors import EndpointError, EndpointTimeout
+from bench.errors import EndpointError, EndpointTimeout, UsageError
 from bench.model import _ollama_wire as wire
 from bench.model._openai_wire import retry_after_seconds
 from bench.model._retry import DEFAULT_RETRY, Retry, RetryPolicy, call_with_retries, read_capped_body
@@ -87,6 +88,30 @@ class OllamaModel:
         if status == 429 or status >= 500:
             raise Retry(EndpointError(message), retry_after_seconds(response.headers))
         raise EndpointError(message)
+
+    def preflight(self, timeout: float = 15.0) -> None:
+        """Before a run: Ollama answers at the base URL and has the model. Unreachable, or an error of the
+        server, is an EndpointError (exit 3); a server that is not Ollama (no ``/api/tags``) or lacks the model
+        a UsageError (exit 2) saying what to set or pull."""
+        import httpx
+
+        url = f"{self.base_url}/api/tags"
+        try:
+            response = self._client().get(url, timeout=timeout)
+        except httpx.HTTPError as exc:
+            raise EndpointError(f"{self.model_id}: cannot reach ollama at {self.base_url} ({exc!r}); is `ollama "
+                                f"serve` running there? (OLLAMA_HOST sets the address)") from exc
+        if response.status_code in (404, 405, 501):
+            raise UsageError(f"{self.model_id}: GET {url} answered HTTP {response.status_code}: "
+                             f"{self.base_url} is not an Ollama server; set OLLAMA_HOST to one")
+        if response.status_code != 200:
+            raise EndpointError(f"{self.model_id}: GET {url} answered HTTP {response.status_code}: "
+                                f"{wire.error_text(response.content)}")
+        served = wire.model_names(response.content)
+        if wire.full_name(self.served_name) not in served:
+            have = ", ".join(sorted(served)) or "no models"
+            raise UsageError(f"{self.model_id}: ollama at {self.base_url} has no model {self.served_name!r} "
+                             f"(it has {have}); fetch it with `ollama pull {self.served_name}`")
 
     def _client(self) -> Any:
         with self._lock:

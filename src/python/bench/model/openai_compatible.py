@@ -31,6 +31,11 @@ DEFAULT_VLLM_BASE_URL = "http://127.0.0.1:8000/v1"
 # Local servers need no key, but the openai client insists on one; this placeholder is sent instead.
 NO_API_KEY = "none"
 _SERVICE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+# The preflight's chat completion: a few tokens (some reasoning models refuse a budget of one).
+PREFLIGHT_TOKENS = 16
+# Answers to the chat completion that no retry changes: no such route, method or model on this server.
+UNSERVED_STATUSES = (404, 405, 501)
+_CLIENT_PREFIX = re.compile(r"^Error code: \d+ - ")  # what the openai client puts before the server's words
 
 
 class OpenAICompatibleModel:
@@ -100,20 +105,47 @@ class OpenAICompatibleModel:
             raise mapped.error from exc
 
     def preflight(self, timeout: float = 15.0) -> None:
-        """Before a run: the endpoint answers and takes the key. Unreachable is an EndpointError (exit 3), a
-        rejected key a UsageError (exit 2); any other answer (an endpoint without a model list) passes."""
+        """Before a run: the endpoint answers, takes the key and serves the request every unit sends.
+
+        ``GET /models`` first: a rejected key is a UsageError (exit 2), an endpoint that cannot be reached an
+        EndpointError (exit 3). Then one chat completion of a few tokens with the run's model name, the route
+        the run uses: a route the server does not have or a model it does not know (404, 405, 501) is a
+        UsageError naming the URL and what the server said, instead of every unit failing with it. A slow,
+        busy or rate-limited answer, or one refusing the probe's own parameters (400), passes: the run's
+        retries and records deal with those."""
         import openai
 
+        where = self.base_url or "api.openai.com"
         try:
             self._client().models.list(timeout=timeout)
-        except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
-            raise UsageError(f"{self.model_id}: the endpoint {self.base_url or 'api.openai.com'} rejected the API "
-                             f"key ({exc.status_code})") from exc
+            models_status = 200
+        except openai.APIStatusError as exc:
+            self._refuse_key(exc)
+            models_status = exc.status_code
         except openai.APIConnectionError as exc:  # refused, DNS, TLS, timeout
-            raise EndpointError(f"{self.model_id}: cannot reach endpoint {self.base_url or 'api.openai.com'}: "
-                                f"{exc} ({exc.__cause__!r})") from exc
+            raise EndpointError(f"{self.model_id}: cannot reach endpoint {where}: {exc} ({exc.__cause__!r})") from exc
+        except openai.APIError:  # an answer the client cannot read as a model list: the probe below decides
+            models_status = 0
+        probe = wire.build_request(self.served_name, (Message("user", "Reply with OK."),),
+                                   ModelParams(max_tokens=PREFLIGHT_TOKENS, seed=None), dialect=self.dialect)
+        try:
+            self._client().chat.completions.create(**probe, timeout=timeout)
+        except openai.APIStatusError as exc:
+            self._refuse_key(exc)
+            if exc.status_code in UNSERVED_STATUSES:
+                raise UsageError(unserved_message(self.model_id, self.served_name, where, exc.status_code,
+                                                  _CLIENT_PREFIX.sub("", str(exc.message)), models_status)) from exc
+        except openai.APITimeoutError:
+            return  # reachable but slow (a model still loading): the run's own budget decides
+        except openai.APIConnectionError as exc:
+            raise EndpointError(f"{self.model_id}: cannot reach endpoint {where}: {exc} ({exc.__cause__!r})") from exc
         except openai.APIError:
             return
+
+    def _refuse_key(self, exc) -> None:
+        if exc.status_code in (401, 403):
+            raise UsageError(f"{self.model_id}: the endpoint {self.base_url or 'api.openai.com'} rejected the API "
+                             f"key ({exc.status_code})") from exc
 
     def _client(self) -> Any:
         with self._client_lock:
@@ -124,6 +156,15 @@ class OpenAICompatibleModel:
                     api_key=self._api_key, base_url=self.base_url, max_retries=0
                 )
             return self._client_instance
+
+
+def unserved_message(model_id: str, served_name: str, where: str, status: int, said: str,
+                     models_status: int) -> str:
+    """Why a run cannot start: the chat-completions route or the model is not served at ``where``."""
+    listing = f"; GET {where}/models answered {models_status} too" if models_status != 200 else ""
+    return (f"{model_id}: POST {where}/chat/completions for model {served_name!r} answered HTTP {status} "
+            f"({said[:200]}){listing}: this server does not serve that model through an OpenAI-compatible "
+            f"chat-completions route. Check the base URL (it usually ends in /v1) and the model name")
 
 
 def _env(name: str) -> str | None:

@@ -45,6 +45,8 @@ DEFAULT_STUDY = "study"
 DATA_SCHEMA = 1
 SYNTHETIC_PREFIX = "synthetic."
 SCRIPTED_DIR = Path("tasks") / "synthetic" / "_scripted"
+# How a synthetic task gets its trajectories, run from the checkout's root (needs pytest on that python3).
+GENERATE_COMMAND = "PYTHONPATH=src/python python3 -m bench.study.generate"
 
 
 def regime_bucket(task_id: str) -> int:
@@ -77,6 +79,21 @@ def find_scripted_root(start: Path | None = None) -> Path:
             if (folder / SCRIPTED_DIR).is_dir():
                 return folder / SCRIPTED_DIR
     raise UsageError(f"no {SCRIPTED_DIR} folder above {', '.join(str(s) for s in starts)}")
+
+
+def no_trajectory_message(model_id: str, study_dir: Path, task_ids: tuple[str, ...]) -> str:
+    """Why ``model_id`` cannot score ``task_ids``, and what to run so it can."""
+    others = [task_id for task_id in task_ids if not task_id.startswith(SYNTHETIC_PREFIX)]
+    if others:
+        return (f"{model_id} replays only synthetic tasks; {len(others)} selected tasks are not "
+                f"({', '.join(others[:3])}{', ...' if len(others) > 3 else ''}): select them with "
+                f"--tasks kind:synthetic")
+    files = ", ".join(str(study_dir / f"{slug_of(task_id)}.json") for task_id in task_ids[:3])
+    return (f"{model_id} has no trajectory for {len(task_ids)} selected task(s): {', '.join(task_ids[:3])}"
+            f"{', ...' if len(task_ids) > 3 else ''} (no {files}). A new synthetic task gets its trajectories "
+            f"from the generator, run from the checkout's root: {GENERATE_COMMAND}  (it runs the tasks' tests "
+            f"on this machine with that python3's pytest, writes the missing files and the table of "
+            f"{SCRIPTED_DIR}/README.md); or leave the task out of --tasks")
 
 
 def load_trajectory_file(path: Path) -> dict:
@@ -115,12 +132,18 @@ class ScriptedModel:
         """The repository file its replies to ``task_id`` come from: an input of `./pants score`'s units."""
         return ((SCRIPTED_DIR / self.study_dir.name / f"{slug_of(task_id)}.json").as_posix(),)
 
+    def check_covers(self, task_ids: tuple[str, ...]) -> None:
+        """Before a run: every task has its trajectory file, else a UsageError saying how to make them."""
+        missing = tuple(task_id for task_id in task_ids if not (self.study_dir / f"{slug_of(task_id)}.json").is_file())
+        if missing:
+            raise UsageError(no_trajectory_message(self.model_id, self.study_dir, missing))
+
     def trajectory(self, task_id: str) -> dict:
         with self._lock:
             if task_id not in self._loaded:
                 path = self.study_dir / f"{slug_of(task_id)}.json"
                 if not path.is_file():
-                    raise UsageError(f"{self.model_id} has no trajectory for task {task_id} ({path})")
+                    raise UsageError(no_trajectory_message(self.model_id, self.study_dir, (task_id,)))
                 data = load_trajectory_file(path)
                 if data["task_id"] != task_id:
                     raise SpecError(f"file is for {data['task_id']}", kind="scripted-data", path=str(path))

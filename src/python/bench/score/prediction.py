@@ -46,3 +46,85 @@ def score_patch(task, patch: str) -> tuple[dict, dict, dict]:
             feedback = "" if verdict.resolved else full_feedback(verdict, verdict.failures)
             detail = {"turns": [turn_detail(1, verdict.outcome, reason=feedback, diff=patch)]}
     return fields, {"verdict_seconds": round(time.monotonic() - started, 3)}, detail
+
+
+PREDICTIONS_KIND = "predictions"
+
+
+def predictions_settings(sandbox_name: str, source: Path) -> dict:
+    """``run.json`` of a predictions run: what kind of run it is and what decides its verdicts besides each
+    line (the sandbox, the runner); ``predictions`` names the file last scored into it (informative: each unit's
+    record names its own patch by hash)."""
+    from bench.score.units import RUNNER_VERSION
+    from bench.store.canonical import sha256_bytes
+
+    return {"kind": PREDICTIONS_KIND, "runner_version": RUNNER_VERSION, "sandbox": sandbox_name,
+            "predictions": {"file": str(source), "sha256": sha256_bytes(source.read_bytes())}}
+
+
+def is_predictions_run(folder: Path) -> bool:
+    import json
+
+    settings = folder / "run.json"
+    return settings.is_file() and json.loads(settings.read_text(encoding="utf-8")).get("kind") == PREDICTIONS_KIND
+
+
+def keep_patch(store: Path, patch: str) -> str:
+    """Keep ``patch`` in the run's store by its sha256 (the record's ``response_sha256``); returns the sha."""
+    from bench.score.attempt import store_text
+    from bench.store.canonical import sha256_bytes
+
+    sha = sha256_bytes(patch.encode("utf-8"))
+    store_text(store, sha, patch)
+    return sha
+
+
+def recompute_predictions(records: list, root: Path, store: Path, *, sandbox_name: str, workers: int = 2) -> list:
+    """`bench verify` of a predictions run: score each record's kept patch again from scratch and compare the
+    records field by field (the run's context aside, as for models). ``records``: ``UnitRecord``s."""
+    import hashlib
+    import json
+    import tempfile
+
+    from bench.score.recompute import RUN_CONTEXT, Check, first_difference, unit_name
+    from bench.score.runner import RunPlan, run
+    from bench.score.units import Unit, record_key
+    from bench.spec.load import discover, load_all
+
+    specs = {s.task_id: s for s in load_all(discover(root, retired=True))}
+    checks, units = [], []
+    for record in records:
+        sha = record.response_sha256 or ""
+        kept = store / sha[:2] / sha
+        if record.task_id not in specs:
+            checks.append(Check(unit_name(record), "different", "task no longer exists"))
+        elif record.outcome.value == "infrastructure_error":
+            checks.append(Check(unit_name(record), "different", "an infrastructure error, not a verdict"))
+        elif not sha or not kept.is_file() or hashlib.sha256(kept.read_bytes()).hexdigest() != sha:
+            checks.append(Check(unit_name(record), "mismatch", f"patch {sha[:12]} missing or altered in {store}"))
+        else:
+            units.append(Unit(specs[record.task_id], record.model, "attempt", "single", record.sample,
+                              patch=kept.read_text(encoding="utf-8")))
+    fresh = {}
+    if units:
+        with tempfile.TemporaryDirectory(prefix="bench-verify-") as scratch:
+            plan = RunPlan(model_id="", specs=tuple(u.spec for u in units), out_dir=Path(scratch), root=root,
+                           workers=workers, sandbox_name=sandbox_name, use_cache=False)
+            fresh = {record_key(r): r for r in run(plan, units=units).records}
+
+    def comparable(value: dict) -> dict:
+        value = json.loads(json.dumps(value))
+        for name in RUN_CONTEXT:
+            value.get("integrity", {}).pop(name, None)
+        return value
+
+    by_key = {record.key: record for record in records}
+    for unit in units:
+        record = by_key[unit.key]
+        if unit.key not in fresh:
+            checks.append(Check(unit_name(record), "different", "unit not produced again"))
+            continue
+        where = first_difference(comparable(record.to_json()), comparable(fresh[unit.key]))
+        checks.append(Check(unit_name(record), "identical" if where is None else "different",
+                            f"first difference at {where}" if where else ""))
+    return checks

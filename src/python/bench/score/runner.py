@@ -60,7 +60,7 @@ class RunResult:
     ran: int
     skipped: int
     execution: object = None  # bench.score.executor.ExecutionStats
-    selection: dict | None = None  # what summary.json says was selected (see selection())
+    selection: dict | None = None  # what summary.json says was selected: the selector and the tasks planned
 
 
 def plan_units(plan: RunPlan) -> list[Unit]:
@@ -86,20 +86,14 @@ def benchmark_identity(root: Path, specs, commit: str | None = None) -> dict:
     }
 
 
-def run(plan: RunPlan, *, on_done=None, executor=None, units=None, on_start=None) -> RunResult:
-    """Run the plan's units (or ``units``: predictions, whose settings are their own lines) not recorded yet
-    on ``executor`` (default: from ``plan.cluster``, else local threads); this process alone appends records,
-    whichever executor ran the units. ``on_start(resumed)`` is told how many of the units are recorded already
-    (a progress bar starts there)."""
+def run(plan: RunPlan, *, on_done=None, executor=None, units=None, rerun=frozenset(), on_start=None) -> RunResult:
+    """Run the plan's units (or ``units``: predictions, whose settings are their own lines; the results then
+    hold those units only) not recorded yet, or recorded but keyed in ``rerun``, on ``executor`` (default: from
+    ``plan.cluster``, else local threads); this process alone appends records, whichever executor ran them.
+    ``on_start(resumed)`` is told how many of the units are recorded already (a progress bar starts there)."""
     plan.out_dir.mkdir(parents=True, exist_ok=True)
     with _writer_lock(plan.out_dir):
-        return _run(plan, on_done, executor, units, on_start)
-
-
-def selection(plan: RunPlan, units) -> dict:
-    """The selection summary.json names: the selector (None: the whole pool, or units given one by one) and
-    the number of tasks planned."""
-    return {"selector": plan.selection, "tasks": len({unit.spec.task_id for unit in units})}
+        return _run(plan, on_done, executor, units, frozenset(rerun), on_start)
 
 
 def _writer_lock(out_dir: Path):
@@ -116,7 +110,7 @@ def _writer_lock(out_dir: Path):
                      held_message=f"another bench score is writing to {out_dir}: wait for it, or use another --out")
 
 
-def _run(plan: RunPlan, on_done, executor, units, on_start) -> RunResult:
+def _run(plan: RunPlan, on_done, executor, units, rerun: frozenset, on_start) -> RunResult:
     import uuid
     from dataclasses import replace
 
@@ -127,9 +121,10 @@ def _run(plan: RunPlan, on_done, executor, units, on_start) -> RunResult:
     if units is None:
         write_settings(plan, resuming=log_path.exists())
     done = {record_key(r) for r in read_records(log_path)
-            if plan.retry_errors is False or r.get("outcome") != "infrastructure_error"}
+            if plan.retry_errors is False or r.get("outcome") != "infrastructure_error"} - rerun
+    given = None if units is None else {u.key for u in units}
     planned = plan_units(plan) if units is None else list(units)
-    chosen = selection(plan, planned)
+    chosen = {"selector": plan.selection, "tasks": len({unit.spec.task_id for unit in planned})}  # summary.json
     units = [u for u in planned if u.key not in done]
     if on_start is not None:
         on_start(len(planned) - len(units))
@@ -151,25 +146,32 @@ def _run(plan: RunPlan, on_done, executor, units, on_start) -> RunResult:
         try:
             stats = executor.run(job, units, deliver)
         except KeyboardInterrupt:  # Ctrl-C or SIGTERM (bench.cli.signals): the finished units' summary, then stop
-            _write_summary(plan.out_dir, log_path, chosen, ran=len(delivered), resumed=len(done), started=started,
-                           interrupted=True)
+            _write_summary(plan.out_dir, _recorded(log_path, given), chosen, ran=len(delivered),
+                           resumed=len(planned) - len(units), started=started, interrupted=True)
             raise
-    records = tuple(sorted(_latest(read_records(log_path)).values(), key=lambda r: _sort_key(record_key(r))))
+    records = _recorded(log_path, given)
     results = plan.out_dir / "results.jsonl"
     from bench.store.action_cache import write_atomic
 
     write_atomic(results, b"".join(canonical_json(r) + b"\n" for r in records))
-    _write_summary(plan.out_dir, log_path, chosen, ran=len(units), resumed=len(done), started=started)
-    return RunResult(results, records, len(units), len(done), stats, selection=chosen)
+    skipped = len(planned) - len(units)
+    _write_summary(plan.out_dir, records, chosen, ran=len(units), resumed=skipped, started=started)
+    return RunResult(results, records, len(units), skipped, stats, selection=chosen)
 
 
-def _write_summary(out_dir: Path, log_path: Path, chosen: dict, *, ran: int, resumed: int, started: float,
+def _recorded(log_path: Path, given: set | None) -> tuple[dict, ...]:
+    """The latest record of each unit in the log (of the ``given`` units only, when given), sorted by unit."""
+    latest = _latest(read_records(log_path))
+    return tuple(sorted((r for key, r in latest.items() if given is None or key in given),
+                        key=lambda r: _sort_key(record_key(r))))
+
+
+def _write_summary(out_dir: Path, records, chosen: dict, *, ran: int, resumed: int, started: float,
                    interrupted: bool = False) -> None:
-    """summary.json of the units recorded so far (the CLI rewrites it after a finished run, with its own wall
-    time); on an interrupt, never an error of its own in place of the interrupt."""
+    """summary.json of the units recorded so far (the CLI rewrites it after a finished run); on an interrupt,
+    never an error of its own in place of the interrupt."""
     from bench.report.run_summary import run_summary, write_summary
 
-    records = sorted(_latest(read_records(log_path)).values(), key=lambda r: _sort_key(record_key(r)))
     summary = run_summary(records, ran=ran, resumed=resumed, wall_seconds=time.monotonic() - started,
                           selection=chosen, interrupted=interrupted)
     try:

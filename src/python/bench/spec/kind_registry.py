@@ -27,6 +27,7 @@ class TaskKind(Protocol):
     provenance_source: str  # the spec's ``provenance.source`` for this kind
     required_keys: tuple[str, ...]  # spec keys the schema leaves optional and this kind needs
     judged: bool  # whether admission judges the change a bug fix (judge() answers)
+    shared_lock: bool  # whether every task of the kind names one lock, which admission keeps unless asked
 
     def check_document(self, doc: Mapping[str, Any], *, path: str) -> None:
         """Rules of this kind beyond the schema (raise SpecError)."""
@@ -44,6 +45,12 @@ class TaskKind(Protocol):
 
     def admission_group(self, spec: TaskSpec) -> str:
         """The folder under ``tasks/`` an admitted spec is written to."""
+
+    def spec_file_name(self, spec: TaskSpec) -> str:
+        """The admitted spec's file name in that folder."""
+
+    def check_admission(self, spec: TaskSpec) -> None:
+        """Before admission writes anything: raise UsageError for a candidate that cannot be admitted as named."""
 
     def repo_inputs(self, spec: TaskSpec) -> tuple[str, ...]:
         """Folders of the benchmark checkout holding the task's code: inputs of its certificate and target."""

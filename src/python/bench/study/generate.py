@@ -193,8 +193,15 @@ def _pick(evaluated: list[tuple[Candidate, Observation]], key, count: int) -> li
 _README_HEAD = """\
 # Scripted trajectories of the convergence study
 
-Written by `python -m bench.study.generate` (run it from the checkout after changing the synthetic
-suite); `bench/model/scripted_test.py` checks that every file is current and replays to its expected class.
+Written by the generator, run from the checkout's root after adding or changing a synthetic task:
+
+    PYTHONPATH=src/python python3 -m bench.study.generate
+
+It needs pytest on that `python3` (it runs each task's tests on the host, outside the sandbox), makes only
+the files that are missing or out of date (a new task takes seconds to a minute) and rewrites this README.
+`bench admit` of a synthetic task prints this command, and `bench score --model scripted` refuses a task
+without its file (exit 2) with it. `bench/model/scripted_test.py` checks that every file is current and
+replays to its expected class.
 The model `scripted/<study>` (`bench/model/scripted.py`) replays `<study>/<slug>.json`: per feedback
 condition, the response text of each turn, SEARCH/REPLACE edits valid against the workspace as the previous
 turn left it (the loop is cumulative). Past the last stored turn the model repeats its last text.

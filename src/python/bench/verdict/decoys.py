@@ -13,9 +13,14 @@ the answer or forged the result: ``tampered``.
 A clone is made only where that argument holds: the statement sits at the top of the test's body, a changed
 literal is a number, string or bytes (or sits in a tuple or list), and the test has no ``return`` or
 ``yield`` that could end it before the statement. Randomised per run, written only into the run's own copy of
-the test file, never shown in a prompt. What decoys cannot catch: code that forges the result of the real
-test ids alone (exact node ids) or that tells the real test from its clone by the expected value it already
-knows — docs/verdict-integrity.md.
+the test file, never shown in a prompt.
+
+Hidden copies catch what decoys cannot: forgery keyed on the exact ids of the target tests (the ids a prompt
+shows). Each target test (up to ``MAX_COPIES``) is also copied *unchanged*, made the way a decoy is, under an
+id of its own; copies and decoys are appended in a random order. An honest fix passes the real test and its
+copy alike; a real test that passed while its copy did not was forged: ``tampered``. What remains: code that
+tells the real test from a clone by reading the test file and comparing the text with what it already knows
+(the prompt shows the failing tests' source) — docs/verdict-integrity.md.
 """
 
 from __future__ import annotations
@@ -26,14 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from bench.verdict._turned_checks import flip_statement, perturb_statement, unwrap_raises
+
 MAX_DECOYS = 3
-_EQUAL_METHODS = frozenset({"assertEqual", "assertEquals"})
-_OPPOSITE_OPS = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot,
-                 ast.IsNot: ast.Is}
-_PAIRS = (("assertEqual", "assertNotEqual"), ("assertTrue", "assertFalse"), ("assertIn", "assertNotIn"),
-          ("assertIs", "assertIsNot"), ("assertIsNone", "assertIsNotNone"),
-          ("assertIsInstance", "assertNotIsInstance"))
-_OPPOSITE_METHODS = {**dict(_PAIRS), **{b: a for a, b in _PAIRS}}
+MAX_COPIES = 10
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class Decoys:
     pairs: tuple[tuple[str, str], ...]  # (decoy test id, the real test id it clones) — ids without parameters
     originals: tuple[tuple[Path, bytes], ...]  # files rewritten for the run, with their text before
     kinds: tuple[str, ...] = ()  # per pair: "literal" (another expected value) or "turned" (a check reversed)
+    copies: tuple[tuple[str, str], ...] = ()  # (hidden copy's id, the real test id it copies unchanged)
 
     def restore(self) -> None:
         for path, text in self.originals:
@@ -55,36 +57,47 @@ class Decoys:
                     twin = real + test_id[len(decoy):]
                     if outcomes.get(twin) == "passed":
                         found.append(f"decoy (a clone of {twin} that expects another value passed)")
+        for copy, real in self.copies:
+            for test_id, outcome in outcomes.items():
+                if outcome == "passed" and (test_id == real or test_id.startswith(real + "[")):
+                    seen = outcomes.get(copy + test_id[len(real):], "not run")
+                    if seen != "passed":
+                        found.append(f"hidden copy (an unchanged copy of {test_id} under another name was {seen})")
         return tuple(found)
 
     def is_decoy(self, test_id: str) -> bool:
-        return any(test_id == d or test_id.startswith(d + "[") for d, _ in self.pairs)
+        """A test the harness planted: a decoy or a hidden copy (left out of the graded report)."""
+        return any(test_id == d or test_id.startswith(d + "[") for d, _ in (*self.pairs, *self.copies))
 
 
-def plant_decoys(run_dir: Path, targets: Sequence[str], *, limit: int = MAX_DECOYS) -> Decoys:
-    """Append decoys of up to ``limit`` of ``targets`` to their test files in ``run_dir``."""
+def plant_decoys(run_dir: Path, targets: Sequence[str], *, limit: int = MAX_DECOYS,
+                 copies: int = MAX_COPIES) -> Decoys:
+    """Append decoys of up to ``limit`` of ``targets``, and unchanged hidden copies of up to ``copies`` of them,
+    to their test files in ``run_dir``, in a random order."""
     by_file: dict[str, list[tuple[str, ...]]] = {}
     for target in dict.fromkeys(t.split("[", 1)[0] for t in targets):
         path, *names = target.split("::")
         if path.endswith(".py") and 1 <= len(names) <= 2:
             by_file.setdefault(path, []).append(tuple(names))
-    pairs, originals, kinds = [], [], []
+    pairs, copied, originals, kinds = [], [], [], []
     for rel, wanted in by_file.items():
-        if len(pairs) >= limit:
-            break
         host = run_dir / rel
         if not host.is_file() or host.is_symlink():
             continue
         text = host.read_bytes()
         if any(b"coding" in line and b"utf" not in line.lower() for line in text.splitlines()[:2]):
             continue  # a declared non-UTF-8 encoding: the clone's text would not match it
-        clones = _clones(text, wanted[: limit - len(pairs)])
-        if clones:
+        clones = _clones(text, wanted[: max(0, limit - len(pairs))])
+        twins = _copies(text, wanted[: max(0, copies - len(copied))])
+        if clones or twins:
             originals.append((host, text))
-            host.write_bytes(text.rstrip(b"\n") + b"\n\n\n" + "\n\n".join(c[0] for c in clones).encode() + b"\n")
+            blocks = [c[0] for c in clones] + [c[0] for c in twins]
+            secrets.SystemRandom().shuffle(blocks)  # a copy's place in the file does not tell it from a decoy
+            host.write_bytes(text.rstrip(b"\n") + b"\n\n\n" + "\n\n".join(blocks).encode() + b"\n")
             pairs += [(f"{rel}::{decoy}", f"{rel}::{real}") for _, decoy, real, _ in clones]
             kinds += [kind for *_, kind in clones]
-    return Decoys(tuple(pairs), tuple(originals), tuple(kinds))
+            copied += [(f"{rel}::{copy}", f"{rel}::{real}") for _, copy, real, _ in twins]
+    return Decoys(tuple(pairs), tuple(originals), tuple(kinds), tuple(copied))
 
 
 def _clones(source: bytes, wanted: list[tuple[str, ...]]) -> list[tuple[str, str, str, str]]:
@@ -112,12 +125,44 @@ def _method_clone(owner: ast.ClassDef, name: str) -> list[tuple[str, str, str, s
     clone, kind = _perturbed(method, as_method=False)
     if clone is None:
         return []
-    # A subclass keeps the class's fixtures and set-up; its other tests are blanked so they do not run twice.
+    return [_subclass_with(owner, clone, kind)]
+
+
+def _copies(source: bytes, wanted: list[tuple[str, ...]]) -> list[tuple[str, str, str, str]]:
+    """Unchanged copies of the wanted tests, made the way decoys are (a class of a random name, or a subclass
+    with the other tests blanked): the real test's outcome under an id no prompt shows. Code that forges the
+    outcome of the real ids leaves its copy failing."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    top = {node.name: node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    made = []
+    for names in wanted:
+        if len(names) == 1 and isinstance(top.get(names[0]), ast.FunctionDef):
+            copy = ast.parse(ast.unparse(top[names[0]])).body[0]
+            copy.args.posonlyargs, copy.args.args = [], [ast.arg("self"), *copy.args.posonlyargs, *copy.args.args]
+            cls = f"Test{secrets.token_hex(4).capitalize()}"
+            made.append((f"class {cls}:\n{_indent(ast.unparse(copy))}\n", f"{cls}::{names[0]}", names[0], "copy"))
+        elif len(names) == 2 and isinstance(top.get(names[0]), ast.ClassDef):
+            owner = top[names[0]]
+            method = next((n for n in owner.body if isinstance(n, ast.FunctionDef) and n.name == names[1]), None)
+            if method is not None:
+                made.append(_subclass_with(owner, method, "copy"))
+    return made
+
+
+def _subclass_with(owner: ast.ClassDef, method: ast.FunctionDef, kind: str) -> tuple[str, str, str, str]:
+    """A subclass keeps the class's fixtures and set-up; its other tests are blanked so they do not run twice."""
     others = sorted({n.name for n in owner.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                     and n.name != name and n.name.startswith("test")})
+                     and n.name != method.name and n.name.startswith("test")})
     cls = f"{owner.name}{secrets.token_hex(3).capitalize()}"
-    body = "".join(f"    {other} = None\n" for other in others) + _indent(ast.unparse(clone))
-    return [(f"class {cls}({owner.name}):\n{body}\n", f"{cls}::{name}", f"{owner.name}::{name}", kind)]
+    body = "".join(f"    {other} = None\n" for other in others) + _indent(ast.unparse(method))
+    # The subclass answers to the class's own name: fixtures that look their class up by name (a locale per
+    # test class) find what they found for the real test.
+    renamed = f"{cls}.__name__ = {cls}.__qualname__ = {owner.name!r}\n"
+    return (f"class {cls}({owner.name}):\n{body}\n{renamed}", f"{cls}::{method.name}",
+            f"{owner.name}::{method.name}", kind)
 
 
 def _perturbed(function, *, as_method: bool):
@@ -126,9 +171,9 @@ def _perturbed(function, *, as_method: bool):
         return None, ""
     clone = ast.parse(ast.unparse(function)).body[0]
     # A changed expected value first (it catches answers read from the test); else a check turned around.
-    if any(_perturb_statement(s) for s in clone.body):
+    if any(perturb_statement(s) for s in clone.body):
         kind = "literal"
-    elif any(_flip_statement(s) for s in clone.body) or _unwrap_raises(clone.body):
+    elif any(flip_statement(s) for s in clone.body) or unwrap_raises(clone.body):
         kind = "turned"
     else:
         return None, ""
@@ -150,102 +195,6 @@ def _failing_cheaply(body: list[ast.stmt]) -> ast.stmt:
 def _may_end_early(function: ast.FunctionDef) -> bool:
     """A return or yield anywhere in it (nested functions too: cautious, never a false alarm)."""
     return any(isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) for node in ast.walk(function))
-
-
-def _perturb_statement(statement: ast.stmt) -> bool:
-    if isinstance(statement, ast.Assert) and isinstance(statement.test, ast.Compare):
-        test = statement.test
-        if len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
-            for side in ("left", "comparators"):
-                node = test.left if side == "left" else test.comparators[0]
-                changed = _changed_literal(node)
-                if changed is not None:
-                    if side == "left":
-                        test.left = changed
-                    else:
-                        test.comparators[0] = changed
-                    return True
-        return False
-    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-        call = statement.value
-        if isinstance(call.func, ast.Attribute) and call.func.attr in _EQUAL_METHODS and len(call.args) >= 2:
-            for index in (1, 0):
-                changed = _changed_literal(call.args[index])
-                if changed is not None:
-                    call.args[index] = changed
-                    return True
-    return False
-
-
-def _flip_statement(statement: ast.stmt) -> bool:
-    """``assert c`` → ``assert not c`` (and back), ``assertTrue`` → ``assertFalse`` and the like: where the real
-    test passes, the turned-around check fails."""
-    if isinstance(statement, ast.Assert):
-        test = statement.test
-        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _OPPOSITE_OPS:
-            test.ops = [_OPPOSITE_OPS[type(test.ops[0])]()]
-        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            statement.test = test.operand
-        else:
-            statement.test = ast.UnaryOp(ast.Not(), test)
-        return True
-    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-        func = statement.value.func
-        if isinstance(func, ast.Attribute) and func.attr in _OPPOSITE_METHODS:
-            func.attr = _OPPOSITE_METHODS[func.attr]
-            return True
-    return False
-
-
-def _unwrap_raises(body: list[ast.stmt]) -> bool:
-    """The first top-level ``with pytest.raises(E): ...`` made a plain block, or ``self.assertRaises(E, f, *a)``
-    a plain ``f(*a)``: where the real test passed, that code raised, so the decoy does not pass. Only pytest's
-    and unittest's own (a project's helper of the same name may not require an exception)."""
-    for index, statement in enumerate(body):
-        if isinstance(statement, ast.With) and len(statement.items) == 1 and statement.items[0].optional_vars is None:
-            call = statement.items[0].context_expr
-            if isinstance(call, ast.Call) and _is_attribute(call.func, "pytest", "raises"):
-                body[index:index + 1] = statement.body
-                return True
-        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-            call = statement.value
-            if _is_attribute(call.func, "self", "assertRaises") and len(call.args) >= 2 and not call.keywords:
-                statement.value = ast.Call(call.args[1], list(call.args[2:]), [])
-                return True
-    return False
-
-
-def _is_attribute(func: ast.expr, owner: str, name: str) -> bool:
-    return isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name) and \
-        func.value.id == owner
-
-
-def _changed_literal(node: ast.expr):
-    """The literal with one value changed so that it compares unequal, or None when it is not a plain literal."""
-    if isinstance(node, ast.Constant):
-        value = node.value
-        if isinstance(value, bool) or value is None:
-            return None
-        if isinstance(value, (int, float)):
-            return ast.Constant(value + 1)
-        if isinstance(value, str):
-            return ast.Constant(value + "~")
-        if isinstance(value, bytes):
-            return ast.Constant(value + b"~")
-        return None
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
-        value = node.operand.value
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return ast.Constant(-value + 1)
-        return None
-    if isinstance(node, (ast.Tuple, ast.List)) and node.elts:
-        for index, element in enumerate(node.elts):
-            changed = _changed_literal(element)
-            if changed is not None:
-                elements = list(node.elts)
-                elements[index] = changed
-                return type(node)(elts=elements, ctx=ast.Load())
-    return None
 
 
 def _indent(text: str) -> str:

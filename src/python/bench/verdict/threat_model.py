@@ -18,7 +18,8 @@ LAYERS = {
     "channels": "configuration in, report and marker out through inherited descriptors, renumbered among spare "
                 "pipes: no path in the sandbox leads to them",
     "canary": "canary tests with random names, one must pass and one must fail",
-    "decoys": "clones of the target tests, same name and file, turned so an honest fix fails them",
+    "decoys": "clones of the target tests, same name and file, turned so an honest fix fails them; and "
+              "unchanged hidden copies under ids no prompt shows, which an honest fix passes",
     "read-only": "every module and runner file but the source files frozen (immutable, or bound read-only); "
                  "no bytecode cache; test data whose content changed counts against a solved run",
     "masks": "pip, vendored copies and installed releases of the task's packages hidden at test time",

@@ -1,0 +1,112 @@
+"""The checks a decoy turns: an expected literal changed, a check reversed, an expected exception dropped.
+
+Each function edits one statement of a cloned test's body in place and says whether it did.
+"""
+
+from __future__ import annotations
+
+import ast
+
+_EQUAL_METHODS = frozenset({"assertEqual", "assertEquals"})
+_OPPOSITE_OPS = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot,
+                 ast.IsNot: ast.Is}
+_PAIRS = (("assertEqual", "assertNotEqual"), ("assertTrue", "assertFalse"), ("assertIn", "assertNotIn"),
+          ("assertIs", "assertIsNot"), ("assertIsNone", "assertIsNotNone"),
+          ("assertIsInstance", "assertNotIsInstance"))
+_OPPOSITE_METHODS = {**dict(_PAIRS), **{b: a for a, b in _PAIRS}}
+
+
+def perturb_statement(statement: ast.stmt) -> bool:
+    if isinstance(statement, ast.Assert) and isinstance(statement.test, ast.Compare):
+        test = statement.test
+        if len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+            for side in ("left", "comparators"):
+                node = test.left if side == "left" else test.comparators[0]
+                changed = _changed_literal(node)
+                if changed is not None:
+                    if side == "left":
+                        test.left = changed
+                    else:
+                        test.comparators[0] = changed
+                    return True
+        return False
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+        call = statement.value
+        if isinstance(call.func, ast.Attribute) and call.func.attr in _EQUAL_METHODS and len(call.args) >= 2:
+            for index in (1, 0):
+                changed = _changed_literal(call.args[index])
+                if changed is not None:
+                    call.args[index] = changed
+                    return True
+    return False
+
+
+def flip_statement(statement: ast.stmt) -> bool:
+    """``assert c`` → ``assert not c`` (and back), ``assertTrue`` → ``assertFalse`` and the like: where the real
+    test passes, the turned-around check fails."""
+    if isinstance(statement, ast.Assert):
+        test = statement.test
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _OPPOSITE_OPS:
+            test.ops = [_OPPOSITE_OPS[type(test.ops[0])]()]
+        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            statement.test = test.operand
+        else:
+            statement.test = ast.UnaryOp(ast.Not(), test)
+        return True
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+        func = statement.value.func
+        if isinstance(func, ast.Attribute) and func.attr in _OPPOSITE_METHODS:
+            func.attr = _OPPOSITE_METHODS[func.attr]
+            return True
+    return False
+
+
+def unwrap_raises(body: list[ast.stmt]) -> bool:
+    """The first top-level ``with pytest.raises(E): ...`` made a plain block, or ``self.assertRaises(E, f, *a)``
+    a plain ``f(*a)``: where the real test passed, that code raised, so the decoy does not pass. Only pytest's
+    and unittest's own (a project's helper of the same name may not require an exception)."""
+    for index, statement in enumerate(body):
+        if isinstance(statement, ast.With) and len(statement.items) == 1 and statement.items[0].optional_vars is None:
+            call = statement.items[0].context_expr
+            if isinstance(call, ast.Call) and _is_attribute(call.func, "pytest", "raises"):
+                body[index:index + 1] = statement.body
+                return True
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            call = statement.value
+            if _is_attribute(call.func, "self", "assertRaises") and len(call.args) >= 2 and not call.keywords:
+                statement.value = ast.Call(call.args[1], list(call.args[2:]), [])
+                return True
+    return False
+
+
+def _is_attribute(func: ast.expr, owner: str, name: str) -> bool:
+    return isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name) and \
+        func.value.id == owner
+
+
+def _changed_literal(node: ast.expr):
+    """The literal with one value changed so that it compares unequal, or None when it is not a plain literal."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, bool) or value is None:
+            return None
+        if isinstance(value, (int, float)):
+            return ast.Constant(value + 1)
+        if isinstance(value, str):
+            return ast.Constant(value + "~")
+        if isinstance(value, bytes):
+            return ast.Constant(value + b"~")
+        return None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        value = node.operand.value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return ast.Constant(-value + 1)
+        return None
+    if isinstance(node, (ast.Tuple, ast.List)) and node.elts:
+        for index, element in enumerate(node.elts):
+            changed = _changed_literal(element)
+            if changed is not None:
+                elements = list(node.elts)
+                elements[index] = changed
+                return type(node)(elts=elements, ctx=ast.Load())
+    return None
