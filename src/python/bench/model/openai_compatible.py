@@ -169,6 +169,11 @@ def unserved_message(model_id: str, served_name: str, where: str, status: int, s
 
 def _env(name: str) -> str | None:
     value = os.environ.get(name, "").strip()
+    if value and name.endswith("_API_KEY") and not (value.isascii() and value.isprintable()):
+        # An HTTP header carries ASCII only: a key with "…" or a stray control character is a placeholder or a
+        # paste gone wrong, refused here rather than as an encoding error deep in the HTTP client.
+        raise UsageError(f"{name} holds characters an HTTP header cannot carry (non-ASCII or control "
+                         f"characters): is it a placeholder?")
     return value or None
 
 

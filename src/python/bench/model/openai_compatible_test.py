@@ -251,3 +251,15 @@ def test_real_server_prompt_beyond_its_context_is_context_overflow(llama_server:
     too_long = (Message("user", "word " * 3000),)  # the server was started with --n_ctx 2048
     with pytest.raises(ContextOverflow, match="context"):
         model.complete(too_long, ModelParams(max_tokens=8, timeout_seconds=120), CONTEXT)
+
+
+def test_a_placeholder_key_with_non_ascii_characters_is_a_usage_error_not_a_traceback(monkeypatch):
+    from bench.errors import UsageError
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-\u2026")
+    with pytest.raises(UsageError, match="OPENAI_API_KEY holds characters an HTTP header cannot carry"):
+        get_model("openai/gpt-x", ModelParams())
+    proc = subprocess.run([sys.executable, "-m", "bench.cli.main", "score", "--model", "openai/gpt-x", "--tasks",
+                           "synthetic.caesar_shift", "--no-preflight"], capture_output=True, text=True,
+                          env={**os.environ, "OPENAI_API_KEY": "sk-\u2026", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"})
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
