@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 
 from bench.gate.change_shapes import _Blank, parse_or_none
 from bench.gate.changelog_refs import entries_naming_code, entries_naming_numbers
-from bench.gate.test_text import test_functions
+from bench.gate.change_text import test_functions
 from bench.source.git_command import git_try
 
 REGRESSION_DAYS = 60
@@ -121,11 +121,13 @@ class _Bodies:
     """Test function texts at commits, parsed only when their lines differ from the last ones parsed."""
 
     def __init__(self, git_dir: Path) -> None:
-        self.git_dir, self.seen = git_dir, {}
+        self.git_dir, self.seen, self.texts = git_dir, {}, {}
 
     def __call__(self, sha: str, test_id: str) -> str | None:
         path = test_id.split("::", 1)[0]
-        text = _text(self.git_dir, sha, path)
+        if (sha, path) not in self.texts:
+            self.texts = {(sha, path): _text(self.git_dir, sha, path)}  # one file at a time: tests walk commits
+        text = self.texts[sha, path]
         segment = _segment(text, test_id)
         if segment is None:
             return None
@@ -176,11 +178,10 @@ def later_changes(git_dir: Path, fix: str, head: str, test_ids: tuple[str, ...],
     for path, ids in by_path.items():
         commits = _lines(git_dir, "log", "--format=%H", "--reverse", "-n", str(LATER_COMMITS), f"{fix}..{head}",
                          "--", path)
-        for test_id in ids:
-            fixed, old = _constants(new_bodies.get(test_id)), _constants(old_bodies.get(test_id))
-            if fixed is None:
-                continue
-            for sha in commits:
+        pending = {test_id: (_constants(new_bodies.get(test_id)), _constants(old_bodies.get(test_id)))
+                   for test_id in ids if _constants(new_bodies.get(test_id)) is not None}
+        for sha in commits:  # oldest first; each later text read once for every test of the file
+            for test_id, (fixed, old) in list(pending.items()):
                 later = _constants(_body(sha, test_id))
                 if later is None or later[0] != fixed[0] or later[1] == fixed[1]:
                     continue
@@ -189,5 +190,7 @@ def later_changes(git_dir: Path, fix: str, head: str, test_ids: tuple[str, ...],
                     reversed_.append(test_id)
                 else:
                     repinned.append(test_id)
+                del pending[test_id]
+            if not pending:
                 break
     return tuple(sorted(reversed_)), tuple(sorted(repinned))

@@ -14,7 +14,7 @@ from bench.gate import judge_history
 from bench.gate.change_shapes import changed_expectations, grown_expectations
 from bench.gate.contract_changes import all_test_ids, inverted_tests
 from bench.gate.judgement import NOTES_FILE, FixChange, Judgement, NotesChange, judge
-from bench.gate.test_text import test_functions
+from bench.gate.change_text import test_functions
 from bench.source.git import ensure_cache, mirror_for, read_blob
 from bench.source.git_command import git
 from bench.spec.model import TaskSpec

@@ -35,7 +35,7 @@ from bench.gate.change_shapes import added_parameters, changed_expectations, gro
     newly_valued
 from bench.gate.contract_changes import all_test_ids, inverted_tests, swapped_exceptions
 from bench.gate.project_words import NOTES_FILE, NotesChange, fragment_categories, notes_categories  # noqa: F401
-from bench.gate.test_text import introduced_messages, introduced_names, quotes_a_message, test_functions, uses
+from bench.gate.change_text import introduced_messages, introduced_names, quotes_a_message, test_functions, uses
 from bench.spec.model import Judgement
 
 JUDGE_VERSION = "4"
