@@ -34,7 +34,8 @@ _CODE = re.compile(r":[a-z]+:`~?([^`]+)`|``([^`]+)``|`([^`]+)`")
 
 
 def number_pattern(number: int) -> re.Pattern:
-    return re.compile(rf"(#|\bgh-|\bPR\s?|/pull/|/issues/|:pr:`|:pull:`|:issue:`|:gh:`|\bissue\s)#?{number}(?!\d)", re.IGNORECASE)
+    return re.compile(rf"(#|\bgh-|\bPR\s?|/pull/|/issues/|:pr:`|:pull:`|:issue:`|:gh:`|\bissue\s)#?{number}(?!\d)",
+                      re.IGNORECASE)
 
 
 def entry_start(lines: list[str], index: int) -> int:

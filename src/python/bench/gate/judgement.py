@@ -6,21 +6,27 @@ change looks like, from a :class:`FixChange` (made from the repository by :mod:`
 
 1. **revert** — the title starts with ``Revert`` or the message says ``This reverts commit`` (a quoted "fix"
    inside a revert's title is not a fix);
-2. **the project's words** (:mod:`bench.gate.project_words`) — changelog fragments and CHANGES entries the
-   change adds, filed as bug fix, feature, breaking, or apart from those (misc, docs, deprecation);
-3. **the diff's shape** (:mod:`bench.gate.change_shapes`) — what the fail_to_pass tests need that the base did
-   not have: a public name the fix adds, a parameter an existing function gains, a value a function that
-   returned nothing now returns; and existing tests the change rewrites in their literals alone (the project's
-   own test asserted the old output or message);
-4. **the title** — conventional-commit prefixes and words (``fix``, ``bug``, ``regression`` …; ``add``,
+2. **the project's words** (:mod:`bench.gate.project_words`, :mod:`bench.gate.changelog_refs`) — changelog
+   fragments and entries the change adds, and entries about it read from the history (``project-entry:``):
+   naming its PR or issue numbers at the fix or in the release that shipped it, or naming a function it edits
+   in that release's section; filed as bug fix, feature (``Added``), change (``Changed``, misc, docs) or breaking;
+3. **the diff's shape** (:mod:`bench.gate.change_shapes`, :mod:`bench.gate.contract_changes`) — what the
+   fail_to_pass tests need that the base did not have (a public name, a parameter, a return value); existing
+   tests whose expectations the change rewrites (literals swapped, or expected structures that gain or lose
+   entries); a documented exception swapped with its docstring; an existing test inverted;
+4. **the history** (:mod:`bench.gate.judge_history`) — a corrected expectation that a commit of the same
+   release wrote together with the bug (a regression fix, exempt from the shapes above), and a later commit
+   setting the new expectation back (a reversal);
+5. **the title** — conventional-commit prefixes and words (``fix``, ``bug``, ``regression`` …; ``add``,
    ``support``, ``feature`` …; ``perf``, ``refactor``, ``ci``, ``deprecated`` …), the weakest signal.
 
 The verdict: ``revert``; else ``breaking`` or ``feature`` when the project files it so (and not also as a fix);
-else ``feature`` when most fail_to_pass tests need something new, whatever it is filed as; else ``bugfix`` or
-``change`` from the project's words; else ``feature`` when any needs something new; else ``change`` when most fail_to_pass tests are existing tests rewritten in
-their literals, or under a refactoring / CI / speed-up title; else the title's fix or feature; else
-``unclear``. A title's "fix" counts only when no shape speaks against it, and "Fix #12" names an issue, not a
-bug.
+else ``feature`` when most fail_to_pass tests need something new; else ``change`` for a swapped documented
+exception or an inverted test; else ``bugfix`` (``unclear`` if reversed later) or ``change`` from the project's
+words; else ``feature`` when any test needs something new; else ``change`` when most fail_to_pass tests have
+their expectations rewritten, or under a refactoring / CI / speed-up title; else a fix title admits only with
+evidence of a bug (a regression fix, or the base failing a test it already had, unchanged, in an unchanged
+file): **a title alone is ``unclear``**; else the title's feature; else ``unclear``. "Fix #12" names an issue.
 Independently, **over-specified** lists the fail_to_pass tests that pin what only this fix could know: a
 private name it introduced, or a message string (15+ characters) it added to the source, quoted in the test
 verbatim or as a pattern's core — a different correct fix fails them.
