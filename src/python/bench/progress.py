@@ -42,6 +42,7 @@ class Bar:
     def __init__(self, total: int, desc: str) -> None:
         self.total, self.desc = total, desc
         self.done, self.started = 0, time.monotonic()
+        self.skipped = 0  # done before this process started (a resumed run): not in the rate or the ETA
         self.outcomes: Counter = Counter()
         self.every = max(1, total // LINES)
         quiet = get("BENCH_NO_PROGRESS") == "1" or total == 0
@@ -64,12 +65,27 @@ class Bar:
         elif self._lines and (self.done % self.every == 0 or self.done >= self.total):
             print(self.line(), file=sys.stderr, flush=True)
 
+    def skip(self, n: int) -> None:
+        """``n`` of the units are done already (recorded by an earlier, interrupted run): the bar starts at
+        ``n / total`` and ends at 100 %; the ETA comes from the units done now."""
+        if n <= 0:
+            return
+        self.done += n
+        self.skipped += n
+        if self._bar is not None:
+            self._bar.initial = self._bar.n = self._bar.last_print_n = self.done
+            self._bar.set_postfix({"resumed": n}, refresh=True)
+        elif self._lines:
+            print(self.line(), file=sys.stderr, flush=True)
+
     def line(self) -> str:
         elapsed = time.monotonic() - self.started
         share = self.done / self.total if self.total else 1.0
-        eta = elapsed / self.done * (self.total - self.done) if self.done else 0.0
+        now = self.done - self.skipped
+        eta = elapsed / now * (self.total - self.done) if now else 0.0
         counts = ", ".join(f"{name} {count}" for name, count in sorted(self.outcomes.items()))
-        return (f"{self.desc}: {self.done}/{self.total} ({share:.0%}) elapsed {_clock(elapsed)}, "
+        resumed = f", {self.skipped} resumed" if self.skipped else ""
+        return (f"{self.desc}: {self.done}/{self.total} ({share:.0%}{resumed}) elapsed {_clock(elapsed)}, "
                 f"ETA {_clock(eta)}" + (f" — {counts}" if counts else ""))
 
     def close(self) -> None:

@@ -33,3 +33,30 @@ def test_no_progress_prints_nothing(monkeypatch, capsys):
     bar = progress.Bar(2, "x")
     bar.update(1)
     assert capsys.readouterr().err == ""
+
+
+def test_a_resumed_run_starts_at_the_units_done_and_ends_at_100_percent(monkeypatch, capsys):
+    # 10 units, 3 recorded by an interrupted run: the resume runs 7 and the last line says 10/10, not 7/10 (70%).
+    monkeypatch.setattr(progress, "on_terminal", lambda: False)
+    monkeypatch.delenv("BENCH_NO_PROGRESS", raising=False)
+    bar = progress.Bar(10, "score m")
+    bar.skip(3)
+    for _ in range(7):
+        bar.update(1, last="solved")
+    bar.close()
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("score m: 3/10 (30%, 3 resumed) elapsed 0m00s, ETA 0m00s")
+    assert lines[1].startswith("score m: 4/10 (40%, 3 resumed)")
+    assert lines[-1].startswith("score m: 10/10 (100%, 3 resumed)") and lines[-1].endswith("— solved 7")
+    assert len(lines) == 8
+
+
+def test_a_resumed_bar_on_a_terminal_counts_resumed_units_as_done(monkeypatch):
+    monkeypatch.setattr(progress, "on_terminal", lambda: True)
+    monkeypatch.delenv("BENCH_NO_PROGRESS", raising=False)
+    bar = progress.Bar(10, "score m")
+    bar.skip(3)
+    for _ in range(7):
+        bar.update(1)
+    assert (bar._bar.n, bar._bar.total, bar._bar.initial) == (10, 10, 3)
+    bar.close()

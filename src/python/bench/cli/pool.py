@@ -14,6 +14,9 @@ EPILOG = """examples:
                                 broad (> 20 targets), undetected, import (cannot collect), timeout, other
                                 (a duplicate of an admitted mutant, or the environment failed)
   bench pool stats --json
+Libraries are counted once per PyPI project: a PR task's library is its repository's name, a mutation task's its
+sdist's, and tasks/_projects.json maps the names that differ (jinja → jinja2); the "by kind" table gives the
+tasks and libraries of each kind.
 The last table is test adequacy (bench adequacy): per library, the tasks measured under their current
 certificate, the median share of near misses of the fix their tests kill, and how many let one through. The
 verified tier's table (bench probes) follows: tasks with probes, the near misses the tests let through, how
@@ -69,11 +72,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_reasons(stats["libraries"], args.kind)
     print(f"total: {stats['admitted']} admitted tasks from {stats['library_count']} libraries "
-          f"({stats['by_kind']}); {stats['dropped']} dropped")
+          f"(one per PyPI project); {stats['dropped']} dropped")
     print(f"pool digest: {stats['digest']}")
     from bench.gate.twins import distinct_bugs_line  # a reverted fix that is also a PR task is one bug
 
     print(distinct_bugs_line(specs, root))
+    print_kinds(stats)
     if not args.classes:
         rows = [row for row in stats["libraries"] if not args.kind or row["kind"] == args.kind]
         print_judgements(rows)
@@ -82,6 +86,15 @@ def run(args: argparse.Namespace) -> int:
         print_readings(rows)
         print_mining(stats["mining"])
     return 0
+
+
+def print_kinds(stats: dict) -> None:
+    """Admitted tasks and libraries (PyPI projects) per kind, and in all."""
+    print(f"\n{'by kind':<24} {'tasks':>6} {'libraries':>9}")
+    for kind, tasks in stats["by_kind"].items():
+        libraries = stats["libraries_by_kind"].get(kind)
+        print(f"{kind:<24} {tasks:>6} {'–' if libraries is None else libraries:>9}")
+    print(f"{'all':<24} {stats['admitted']:>6} {stats['library_count']:>9}")
 
 
 def print_reasons(rows: list[dict], kind: str | None) -> None:
@@ -234,6 +247,7 @@ def pool_stats(specs, root) -> dict:
     from bench.probes import store as probe_store
     from bench.spec.kind_registry import get_kind
     from bench.spec.load import spec_sha256
+    from bench.spec.projects import load_aliases, project
     from bench.store.canonical import sha256_of
 
     admitted = Counter((s.library, s.kind) for s in specs)
@@ -247,9 +261,15 @@ def pool_stats(specs, root) -> dict:
     adequacy = adequacy_store.current(root, [s.task_id for s in specs])
     probes = probe_store.current(root, [s.task_id for s in specs])
     read = _reading_rows(specs, root)
+    aliases = load_aliases(root)
+    libraries = [s for s in specs if get_kind(s.kind).is_library()]  # synthetic tasks have none
+    by_kind: dict = defaultdict(set)
+    for s in libraries:
+        by_kind[s.kind].add(project(s.library, aliases))
     rows = []
     for key in sorted(set(admitted) | set(drops)):
-        row = {"library": key[0], "kind": key[1], "admitted": admitted.get(key, 0),
+        row = {"library": key[0], "project": project(key[0], aliases), "kind": key[1],
+               "admitted": admitted.get(key, 0),
                "dropped": sum(drops[key].values()), "drop_reasons": dict(drops[key])}
         if key in judged:
             row["judgements"] = dict(sorted(judged[key].items()))
@@ -265,7 +285,8 @@ def pool_stats(specs, root) -> dict:
         "libraries": rows,
         "admitted": len(specs),
         "dropped": sum(sum(c.values()) for c in drops.values()),
-        "library_count": len({s.library for s in specs if get_kind(s.kind).is_library()}),
+        "library_count": len({project(s.library, aliases) for s in libraries}),  # jinja (PR) = jinja2 (mutation)
+        "libraries_by_kind": {kind: len(names) for kind, names in sorted(by_kind.items())},
         "by_kind": dict(sorted(Counter(s.kind for s in specs).items())),
         "digest": sha256_of(sorted([s.task_id, spec_sha256(s)] for s in specs)),
         "adequacy": adequacy_store.summary(adequacy.values()),

@@ -31,7 +31,7 @@ def test_stats_give_each_librarys_yield_and_drop_reasons(tmp_path, monkeypatch, 
     assert lines[1].split() == ["widgets", "pr", "5", "2", "3", "40%", "duplicate_of=1,", "nothing_flips=2"]
     assert lines[2].startswith("total: 2 admitted tasks from 1 libraries") and lines[2].endswith("; 3 dropped")
     assert main(["pool", "stats", "--kind", "mutation"]) == 0
-    assert len(capsys.readouterr().out.splitlines()) == 3  # header, totals, digest: no widgets row
+    assert len(capsys.readouterr().out.splitlines()) == 7  # header, totals, digest, kinds: no widgets row
 
 
 def test_stats_count_each_librarys_judged_changes_and_over_specified_tasks(tmp_path, monkeypatch, capsys):
@@ -42,9 +42,9 @@ def test_stats_count_each_librarys_judged_changes_and_over_specified_tasks(tmp_p
     path.write_text(json.dumps(dict(doc, provenance=dict(doc["provenance"], judgement=judgement))))
     assert main(["pool", "stats", "--kind", "pr"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[5].split() == ["judged", "changes", "kind", "bugfix", "feature", "breaking", "change", "revert", "unclear",
+    assert lines[9].split() == ["judged", "changes", "kind", "bugfix", "feature", "breaking", "change", "revert", "unclear",
                                 "unjudged", "over-specified"]
-    assert lines[6].split() == ["widgets", "pr", "0", "1", "0", "0", "0", "0", "1", "1"]
+    assert lines[10].split() == ["widgets", "pr", "0", "1", "0", "0", "0", "0", "1", "1"]
     assert main(["list", "judgement:feature", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert (listed["task_id"], listed["judgement"], listed["over_specified"]) == ("widgets-9", "feature", 1)
@@ -134,3 +134,55 @@ def test_stats_list_each_librarys_last_mining_run_and_the_candidates_it_never_tr
     assert main(["pool", "stats", "--json"]) == 0
     (run,) = json.loads(capsys.readouterr().out)["mining"]
     assert run["never_tried"] == ["widgets-11", "widgets-12"] and run["settings"] == {"cap": 2, "limit": None}
+
+
+def test_stats_print_tasks_and_libraries_per_kind_as_a_table_not_a_dict(tmp_path, monkeypatch, capsys):
+    _pool(tmp_path, monkeypatch)
+    assert main(["pool", "stats"]) == 0
+    out = capsys.readouterr().out
+    assert "{" not in out and "}" not in out
+    lines = out.splitlines()
+    start = lines.index("by kind                   tasks libraries")
+    assert [line.split() for line in lines[start + 1:start + 3]] == [["pr", "2", "1"], ["all", "2", "1"]]
+
+
+def test_a_project_under_two_names_is_one_library(tmp_path, monkeypatch, capsys):
+    # widgets-* come from acme/widgets; a fork's task from acme/python-widgets is the same PyPI project.
+    _pool(tmp_path, monkeypatch)
+    folder = tmp_path / "tasks" / "python-widgets"
+    folder.mkdir()
+    doc = dict(SPEC, repo="acme/python-widgets", task_id="python-widgets-1",
+               lockfile="lockfiles/tasks/python-widgets-1.lock")
+    (folder / "python-widgets-1.json").write_text(json.dumps(doc))
+    main(["pool", "stats", "--json"])
+    assert json.loads(capsys.readouterr().out)["library_count"] == 2  # no alias table: two names, two libraries
+    (tmp_path / "tasks" / "_projects.json").write_text(json.dumps({"aliases": {"python-widgets": "widgets"}}))
+    main(["pool", "stats", "--json"])
+    stats = json.loads(capsys.readouterr().out)
+    assert (stats["library_count"], stats["libraries_by_kind"]) == (1, {"pr": 1})
+    assert {row["library"]: row["project"] for row in stats["libraries"]} == {"python-widgets": "widgets",
+                                                                             "widgets": "widgets"}
+
+
+def test_the_pools_library_count_is_its_number_of_projects():
+    """Library names whose tasks edit the same import package are one project (jinja and jinja2, python-semver
+    and semver, python-tabulate and tabulate): the count is of those groups, not of names."""
+    from bench.spec.kind_registry import get_kind
+    from bench.spec.load import discover, load_all
+    from bench.testing.support import checkout_root
+
+    from bench.cli.pool import pool_stats
+
+    root = checkout_root()
+    specs = load_all(discover(root))
+    packages: dict = {}
+    for spec in specs:
+        if get_kind(spec.kind).is_library():
+            packages.setdefault(spec.library, set()).update(get_kind(spec.kind).selector_names(spec))
+    groups: list[set] = []  # names joined when they share an import package
+    for name, names_packages in packages.items():
+        joined = [group for group in groups if any(packages[other] & names_packages for other in group)]
+        merged = {name}.union(*joined)
+        groups = [group for group in groups if group not in joined] + [merged]
+    assert len(packages) > len(groups)  # the pool does hold projects under two names
+    assert pool_stats(specs, root)["library_count"] == len(groups)

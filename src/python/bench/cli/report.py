@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
             out_dir = elsewhere
     print(f"report: {len(records)} records from {source}", file=sys.stderr)
     bands = _adequacy_bands(records) if args.adequacy else None
-    paths = build_report(records, out_dir, bands)
+    paths = build_report(records, out_dir, bands, run_dir=source.parent)
     for path in (paths.md, paths.html, *paths.pngs):
         print(path)
     return 0

@@ -154,7 +154,7 @@ def conclude_run(result, out: Path, model_id: str, *, report: bool, wall_seconds
     if report and result.records:
         from bench.report.build import build_report
 
-        paths = build_report(list(result.records), out / "report")
+        paths = build_report(list(result.records), out / "report", run_dir=out)
         print(f"report: {paths.md} {paths.html}", file=sys.stderr)
     return finish_run(result, out, wall_seconds, again=again)
 
@@ -165,7 +165,7 @@ def finish_run(result, out: Path, wall_seconds: float, *, again: str | None = No
     from bench.report.run_summary import error_lines, run_summary, write_summary
 
     write_summary(out, run_summary(result.records, ran=result.ran, resumed=result.skipped,
-                                   wall_seconds=wall_seconds))
+                                   wall_seconds=wall_seconds, selection=getattr(result, "selection", None)))
     lines = error_lines(result.records, out)
     if lines and again:
         lines[-1] = f"fix the cause, then run them again: {again}"

@@ -200,7 +200,7 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
                    controller_id=args.controller, controller_stateful=args.controller_stateful,
                    use_cache=not args.no_cache, retry_errors=args.retry_errors,
                    cluster=get("BENCH_CLUSTER") if args.cluster is None else args.cluster,
-                   edit_format=args.edit_format, context=context_settings(args, model_id))
+                   edit_format=args.edit_format, context=context_settings(args, model_id), selection=selector)
     check_destination(root, out, run_settings(plan), {s.task_id for s in specs}, reference=args.update_reference,
                       discard=args.no_resume)
     if args.no_resume and out.exists():
@@ -216,7 +216,8 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
     bar = Bar(len(plan_units(plan)), desc=f"score {model_id}")
     started = time.monotonic()
     with removed_if_refused(out), resume_hint(out, again_command(args, out)):
-        result = run(plan, on_done=lambda done: bar.update(1, last=(done.convergence_class or done.outcome).value))
+        result = run(plan, on_start=bar.skip,
+                     on_done=lambda done: bar.update(1, last=(done.convergence_class or done.outcome).value))
     bar.close()
     if plan.cluster and result.execution is not None:
         for line in result.execution.lines():

@@ -10,8 +10,8 @@ EPILOG = """examples:
   bench view results/runs/repairer-ast/20261201-101500        writes <run>/view/index.html
   bench view results/runs/repairer-ast/20261201-101500 --out /tmp/view
 Each task's page shows every unit's outcome and, per turn, the failure signature, the failing tests, the edit
-as a diff and the tests' messages (from the run's units/ folder, when it has one). Open index.html in a
-browser; no server is needed.
+as a diff and the tests' full messages (from the run's units/ folder, when it has one); a count-only or resample
+unit's page says its model did not see them. Open index.html in a browser; no server is needed.
 """
 
 

@@ -109,9 +109,11 @@ class TurnRecord:
         return self.resolved if self.resolved is not None else self.outcome is Outcome.SOLVED
 
     def convergence_turn(self) -> convergence.Turn:
-        """The turn as the classifier reads it back: solved by outcome, no candidate if it emitted no code."""
+        """The turn as the classifier reads it back: converged when resolved (docs/ARCHITECTURE.md §1: a turn
+        that passes its targets but breaks a pass_to_pass test is still failing), no candidate if it emitted no
+        code."""
         digest = convergence.NO_CANDIDATE if self.outcome in NO_CANDIDATE_OUTCOMES else self.candidate_digest
-        return convergence.Turn(self.turn, digest, self.signature, self.outcome is Outcome.SOLVED, self.compiles)
+        return convergence.Turn(self.turn, digest, self.signature, self.is_resolved, self.compiles)
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"turn": self.turn, "outcome": self.outcome.value}

@@ -1,8 +1,9 @@
 """Build the report directory (``report.md``, ``report.html`` and PNGs) from result records.
 
-The output is a pure function of the records *as a set*: no timestamps, no host names, sorted everywhere, fixed
-PNG metadata and a fixed bootstrap seed — the same records in any order give byte-identical files. Each file is
-written atomically (temp file in the same directory, then ``os.replace``).
+The output is a pure function of the records *as a set* and, when built from a run's folder, of its ``run.json``,
+``summary.json`` and the dates of its benchmark commits (``bench.report.headline``): no other timestamps, no host
+names, sorted everywhere, fixed PNG metadata and a fixed bootstrap seed — the same records in any order give
+byte-identical files. Each file is written atomically (temp file in the same directory, then ``os.replace``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any, Mapping, Sequence
 
 from bench.errors import UsageError
 from bench.report.document import render_markdown
+from bench.report.headline import header_blocks, read_run_info
 from bench.report.html import render_html
 from bench.report.plots import render_png
 from bench.report.prompts import prompt_runs
@@ -36,12 +38,17 @@ class ReportPaths:
 
 
 def build_report(records: Sequence[Mapping[str, Any]], out_dir: Path,
-                 adequacy_bands: Mapping[str, str] | None = None) -> ReportPaths:
+                 adequacy_bands: Mapping[str, str] | None = None, run_dir: Path | None = None) -> ReportPaths:
     """Write the report for ``records`` into ``out_dir`` (created if missing) and return the paths written;
-    ``adequacy_bands`` (task id → test adequacy band) splits the results by the adequacy of their tasks."""
+    ``adequacy_bands`` (task id → test adequacy band) splits the results by the adequacy of their tasks;
+    ``run_dir``, the run's folder, gives the settings (its run.json and summary.json) and the checkout whose
+    history dates the benchmark commits."""
     record_set = parse_records(records)
+    commits = [str((r.get("integrity") or {}).get("benchmark_commit") or "") for r in records
+               if isinstance(r.get("integrity"), Mapping)]
+    info = read_run_info(run_dir, commits)
     document, plots = compose(record_set, records_digest(records), len(records), prompt_runs(records),
-                              adequacy_bands, tier_section(records))
+                              adequacy_bands, tier_section(records), header_blocks(record_set, records, info))
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     pngs = tuple(write_atomic(out_dir / plot.filename, render_png(plot)) for plot in plots)

@@ -34,7 +34,8 @@ def synthetic_records(seed: int = 0, tasks: int = 24, budget: int = 5, samples: 
             outcome = "solved" if solved else rng.choice(("model_miss", "model_miss", "invalid_edit", "model_timeout"))
             records.append(
                 {"kind": "attempt", "task_id": task_id, "library": library, "difficulty": difficulty,
-                 "model": "scripted/synthetic", "sample": sample, "outcome": outcome}
+                 "model": "scripted/synthetic", "sample": sample, "outcome": outcome,
+                 "prompt_sha256": f"{index:064x}"}
             )
     records.append({"kind": "certificate", "task_id": "attrs-000"})  # another kind the report must skip
     return records

@@ -20,12 +20,15 @@ h1 { border-bottom: 2px solid #d0d7de; padding-bottom: .3rem; }
 h2 { border-bottom: 1px solid #d0d7de; padding-bottom: .2rem; margin-top: 2.2rem; }
 h3 { margin-top: 1.8rem; }
 code { background: #f2f4f7; padding: .05rem .3rem; border-radius: 3px; font-size: .92em; }
-.table-block { margin: .6rem 0 1.2rem; overflow-x: auto; }
+.table-block { margin: .6rem 0 1.2rem; max-width: 100%; }
 .table-caption { font-weight: 600; margin: 0 0 .3rem; }
-table { border-collapse: collapse; font-size: .92rem; }
-th, td { border: 1px solid #d0d7de; padding: .25rem .6rem; }
+table { border-collapse: collapse; font-size: .92rem; max-width: 100%; }
+th, td { border: 1px solid #d0d7de; padding: .25rem .6rem; overflow-wrap: anywhere; vertical-align: top; }
 th { background: #f6f8fa; text-align: left; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { white-space: nowrap; }
+.wide table { font-size: .82rem; }
+.wide th, .wide td { padding: .2rem .35rem; }
 tbody tr:nth-child(even) { background: #fbfcfd; }
 figure { margin: 1rem 0 1.6rem; }
 figure img { max-width: 100%; border: 1px solid #e4e8ec; }
@@ -68,18 +71,36 @@ def _block(block: Block) -> str:
     raise TypeError(f"unknown block {block!r}")
 
 
+WIDE_COLUMNS = 8  # a table with more columns is set smaller, so it fits the page
+
+
 def _table(table: Table) -> str:
+    """A table that fits the page's width (never a scroll bar hiding a column): cells wrap, headers also after
+    ``_`` and ``/``, numbers never; a table of many columns is set in a smaller font with narrower padding."""
     def cls(column: int) -> str:
         return ' class="num"' if table.is_numeric(column) else ""
 
-    head = "".join(f"<th{cls(i)}>{inline(column)}</th>" for i, column in enumerate(table.columns))
+    head = "".join(f"<th{cls(i)}>{_breakable(column)}</th>" for i, column in enumerate(table.columns))
     rows = "\n".join(
         "<tr>" + "".join(f"<td{cls(i)}>{inline(cell)}</td>" for i, cell in enumerate(row)) + "</tr>"
         for row in table.rows
     )
     # A caption outside the table: a <caption> is only as wide as its table and wraps on narrow ones.
     caption = f'<p class="table-caption">{inline(table.caption)}</p>\n' if table.caption else ""
+    block = "table-block wide" if len(table.columns) > WIDE_COLUMNS else "table-block"
     return (
-        f'<div class="table-block">\n{caption}<table>\n<thead><tr>{head}</tr></thead>\n'
+        f'<div class="{block}">\n{caption}<table>\n<thead><tr>{head}</tr></thead>\n'
         f"<tbody>\n{rows}\n</tbody>\n</table>\n</div>"
+    )
+
+
+def _breakable(text: str) -> str:
+    """A header as inline HTML with a line-break opportunity after each ``_`` and ``/`` (outside code)."""
+    parts = text.split("`")  # odd parts are code spans (as inline() reads them)
+    if len(parts) % 2 == 0:  # an unpaired backtick: no code spans
+        parts = [text]
+    return "".join(
+        f"<code>{html.escape(part, quote=True)}</code>" if index % 2 else
+        re.sub(r"([_/])", r"\1<wbr>", html.escape(part, quote=True))
+        for index, part in enumerate(parts)
     )

@@ -19,6 +19,7 @@ SPARE_COLOURS = ("#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22
 CLASS_COLOURS = {"CONVERGED": "#2ca02c", "STALLED": "#d62728", "OSCILLATING": "#ff7f0e", "EXHAUSTED": "#7f7f7f"}
 PNG_METADATA = {"Software": None}
 DPI = 100
+ZERO_MARGIN = 0.03  # room below 0 on a rate axis, as a share of its top
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class BarPlot:
     title: str
     ylabel: str
     categories: tuple[str, ...]
-    values: tuple[float, ...]
+    values: tuple[float | None, ...]  # None: nothing scored in the category (no bar, no point)
     lows: tuple[float, ...]
     highs: tuple[float, ...]
 
@@ -74,26 +75,33 @@ def render_png(plot: Plot) -> bytes:
 
     with matplotlib.rc_context():
         matplotlib.rcdefaults()
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-
-        figure = Figure(figsize=(7.5, 4.2), dpi=DPI)
-        FigureCanvasAgg(figure)
-        axes = figure.add_subplot(1, 1, 1)
-        if isinstance(plot, LinePlot):
-            _draw_lines(axes, plot)
-        elif isinstance(plot, BarPlot):
-            _draw_bars(axes, plot)
-        elif isinstance(plot, StackedBarPlot):
-            _draw_stacked(axes, plot)
-        else:
-            raise TypeError(f"unknown plot {plot!r}")
-        axes.set_title(plot.title)
-        axes.grid(True, axis="y", alpha=0.3)
-        figure.tight_layout()
+        figure = draw(plot)
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=DPI, metadata=PNG_METADATA)
         return buffer.getvalue()
+
+
+def draw(plot: Plot):
+    """The plot as a matplotlib Figure on an Agg canvas (with the rc parameters in force: ``render_png`` resets
+    them first)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(7.5, 4.2), dpi=DPI)
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot(1, 1, 1)
+    if isinstance(plot, LinePlot):
+        _draw_lines(axes, plot)
+    elif isinstance(plot, BarPlot):
+        _draw_bars(axes, plot)
+    elif isinstance(plot, StackedBarPlot):
+        _draw_stacked(axes, plot)
+    else:
+        raise TypeError(f"unknown plot {plot!r}")
+    axes.set_title(plot.title)
+    axes.grid(True, axis="y", alpha=0.3)
+    figure.tight_layout()
+    return figure
 
 
 def _draw_lines(axes, plot: LinePlot) -> None:
@@ -109,12 +117,15 @@ def _draw_lines(axes, plot: LinePlot) -> None:
             linestyle="--" if series.dashed else "-",
             marker="" if series.dashed else "o",
             linewidth=1.8,
+            clip_on=False,  # a point on an axis limit is drawn whole
+            zorder=3,  # above the axes' frame: a rate of 0 lies on the bottom spine
         )
     axes.set_xlabel(plot.xlabel)
     axes.set_ylabel(plot.ylabel)
     axes.set_xticks(list(range(1, longest + 1)))
     axes.set_xlim(0.8, longest + 0.2)
-    axes.set_ylim(0.0, line_top(plot))
+    top = line_top(plot)
+    axes.set_ylim(-ZERO_MARGIN * top, top)  # a little room below 0, so a rate of 0 is a visible point
     if plot.series:  # beside the axes, never over a line
         axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
 
@@ -129,15 +140,22 @@ def line_top(plot) -> float:
 
 
 def _draw_bars(axes, plot: BarPlot) -> None:
+    """A bar, its interval and a point per category with something scored: a rate of 0 has no bar to see, so
+    the point marks it; a category with nothing scored has neither."""
     positions = list(range(len(plot.categories)))
-    below = [max(0.0, value - low) for value, low in zip(plot.values, plot.lows)]
-    above = [max(0.0, high - value) for value, high in zip(plot.values, plot.highs)]
-    axes.bar(positions, list(plot.values), color="#1f77b4", alpha=0.85)
-    axes.errorbar(positions, list(plot.values), yerr=[below, above], fmt="none", ecolor="#1b1f24", capsize=4)
+    axes.bar(positions, [0.0 if value is None else value for value in plot.values], color="#1f77b4", alpha=0.85)
+    scored = [(x, value, low, high) for x, value, low, high in zip(positions, plot.values, plot.lows, plot.highs)
+              if value is not None]
+    if scored:
+        xs, ys = [x for x, *_ in scored], [value for _, value, _, _ in scored]
+        below = [max(0.0, value - low) for _, value, low, _ in scored]
+        above = [max(0.0, high - value) for _, value, _, high in scored]
+        axes.errorbar(xs, ys, yerr=[below, above], fmt="none", ecolor="#1b1f24", capsize=4)
+        axes.plot(xs, ys, linestyle="none", marker="o", markersize=5, color="#1b1f24", clip_on=False, zorder=3)
     axes.set_xticks(positions)
     axes.set_xticklabels(list(plot.categories), rotation=20, ha="right")
     axes.set_ylabel(plot.ylabel)
-    axes.set_ylim(0.0, 1.02)
+    axes.set_ylim(-ZERO_MARGIN, 1.02)
 
 
 def _draw_stacked(axes, plot: StackedBarPlot) -> None:

@@ -103,3 +103,41 @@ def test_rate_axis_fits_small_values_and_keeps_zero_to_one_otherwise():
     assert line_top(plot(0.02, 0.07, 0.1)) == 0.13
     assert line_top(plot(0.0, 0.0)) == 0.05
     assert line_top(plot(0.2, 0.6)) == 1.02
+
+
+def _drawn(plot):
+    import matplotlib
+
+    from bench.report import plots
+
+    with matplotlib.rc_context():
+        matplotlib.rcdefaults()
+        (axes,) = plots.draw(plot).axes
+    return axes
+
+
+def _visible(axes, line) -> bool:
+    """Every point of ``line`` lies strictly inside the y range, or is not clipped by the axes."""
+    low, high = axes.get_ylim()
+    return (not line.get_clip_on()) or all(low < y < high for y in line.get_ydata())
+
+
+def test_a_rate_of_zero_is_a_visible_point_of_its_curve():
+    axes = _drawn(LinePlot("z.png", "t", "turn", "P(converged by turn)",
+                           (Series("count-only", (0.0, 0.0, 0.0), "count-only"),
+                            Series("full", (0.0, 0.1, 0.2), "full"))))
+    marked = [line for line in axes.get_lines() if line.get_marker() == "o"]
+    assert [list(line.get_ydata()) for line in marked] == [[0.0, 0.0, 0.0], [0.0, 0.1, 0.2]]
+    assert axes.get_ylim()[0] < 0.0  # the bottom spine is not at 0, where the points lie
+    assert all(_visible(axes, line) and line.get_zorder() > 2.5 for line in marked)  # above the frame
+
+
+def test_a_library_with_a_rate_of_zero_gets_a_point_and_one_with_nothing_scored_does_not():
+    bar = BarPlot("b.png", "t", "rate", ("none solved", "nothing scored", "half"), (0.0, None, 0.5),
+                  (0.0, 0.0, 0.2), (0.4, 0.0, 0.8))
+    axes = _drawn(bar)
+    points = [line for line in axes.get_lines() if line.get_marker() == "o"]
+    assert len(points) == 1
+    assert (list(points[0].get_xdata()), list(points[0].get_ydata())) == ([0, 2], [0.0, 0.5])
+    assert axes.get_ylim()[0] < 0.0 and _visible(axes, points[0])
+    assert render_png(bar).startswith(PNG_SIGNATURE)

@@ -86,6 +86,7 @@ class AttemptRun:
     outcome: str
     resolved: bool | None = None  # the headline: solved and no pass_to_pass test broken; None: as solved
     verification: str | None = None  # the verified tier of a resolved attempt (bench.probes.verify)
+    prompted: bool = True  # a prompt was built or a model called; a prediction (a given patch) has neither
 
     def __post_init__(self) -> None:
         if self.resolved is None:
@@ -138,7 +139,8 @@ def unit_key(record: UnitRecord) -> tuple:
 def _attempt_run(record: UnitRecord) -> AttemptRun:
     return AttemptRun(task_id=record.task_id, library=record.library, difficulty=record.difficulty,
                       model=record.model, sample=record.sample, outcome=record.outcome.value,
-                      resolved=record.is_resolved, verification=record.verification)
+                      resolved=record.is_resolved, verification=record.verification,
+                      prompted=record.prompt_sha256 is not None or record.usage is not None)
 
 
 def _loop_run(record: UnitRecord) -> LoopRun:

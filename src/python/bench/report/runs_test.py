@@ -115,3 +115,27 @@ def test_a_loop_unit_that_failed_before_its_first_turn_is_an_infrastructure_erro
     assert not run.converged
     with pytest.raises(CheckFailed, match="record 1: loop record needs a list 'turns'"):
         parse_records([dict(record, outcome="model_miss")])  # only an infrastructure error may lack its turns
+
+
+def test_a_turn_that_passes_its_targets_but_breaks_a_guard_test_is_not_converged_when_recomputed():
+    # docs/ARCHITECTURE.md §1: CONVERGED means some turn *resolved* the task; the runner classifies so, and the
+    # recomputation must agree with it instead of reporting the record as a mismatch.
+    turns = [turn(1, digest="a", signature="s1", resolved=False),
+             turn(2, "solved", digest="b", signature="s2", resolved=False)]
+    parsed = parse_records([loop(turns=turns, **{"class": "EXHAUSTED", "first_solved_turn": None})])
+    (run,) = parsed.loops
+    assert (run.convergence_class, run.recomputed_class) == ("EXHAUSTED", "EXHAUSTED")
+    assert parsed.class_mismatches == ()
+    resolved = [turn(1, digest="a", signature="s1"), turn(2, "solved", digest="b", signature="s2", resolved=True)]
+    (run,) = parse_records([loop(turns=resolved)]).loops
+    assert (run.recomputed_class, run.first_solved_turn) == ("CONVERGED", 2)
+
+
+def test_the_committed_mutation_study_has_no_class_that_differs_from_its_recomputation():
+    from bench.report.build import load_records
+    from bench.testing.support import checkout_root
+
+    records = load_records(checkout_root() / "results" / "study" / "repairer-ast-mutation" / "results.jsonl")
+    parsed = parse_records(records)
+    assert len(parsed.loops) == 1020
+    assert [f"{run.task_id}/{run.condition}" for run in parsed.class_mismatches] == []

@@ -20,7 +20,8 @@ from bench.report.runs import AttemptRun, LoopRun, RecordSet
 
 TITLE = "loopcontrolbench report"
 CLASS_MEANINGS = (
-    "`CONVERGED` — all target tests passed at some turn within the budget.",
+    "`CONVERGED` — some turn within the budget resolved the task: every target test passed and no pass_to_pass "
+    "test broke (a turn that passes its targets but breaks one is still failing).",
     "`STALLED` — a byte-identical failing candidate was emitted twice (a non-passing fixed point).",
     "`OSCILLATING` — a failing-state signature recurred after the code changed (a limit cycle or plateau).",
     "`EXHAUSTED` — the budget was spent, still failing, with no repeated candidate or signature.",
@@ -30,16 +31,18 @@ CLASS_MEANINGS = (
 def compose(record_set: RecordSet, records_digest: str, record_count: int,
             prompts: Sequence[PromptSummary] = (),
             adequacy_bands: Mapping[str, str] | None = None,
-            tiers: Sequence[Block] = ()) -> tuple[Document, tuple[Plot, ...]]:
+            tiers: Sequence[Block] = (), header: Sequence[Block] = ()) -> tuple[Document, tuple[Plot, ...]]:
     """The document and its plots; ``prompts`` (``bench.report.prompts.prompt_runs``) adds the prompt sizes
     section when some run has a context setting or some model reported a prompt size; ``adequacy_bands`` (task
     id → test adequacy band) adds the results by adequacy when some task of the records was measured; ``tiers``
-    (bench.report.tiers.tier_section) is the table of solved, resolved and verified units."""
-    blocks: list[Block] = list(_header(record_set, records_digest, record_count))
+    (bench.report.tiers.tier_section) is the table of solved, resolved and verified units; ``header``
+    (bench.report.headline.header_blocks): the headline sentence and the run's settings, first."""
+    blocks: list[Block] = [*header, *_header(record_set, records_digest, record_count)]
     plots: list[Plot] = []
     slugs = model_slugs({run.model for run in record_set.attempts} | {run.model for run in record_set.loops})
     if record_set.attempts:
-        blocks.append(Heading(2, "Single attempts"))
+        blocks.append(Heading(2, "Single attempts" if any(run.prompted for run in record_set.attempts)
+                              else "Predictions (given patches, one attempt each)"))
         for model, attempts in study.group(record_set.attempts, key=lambda run: run.model).items():
             _extend(blocks, plots, attempt_section(model, attempts, slugs[model]))
     if record_set.loops:
@@ -96,14 +99,14 @@ def attempt_section(model: str, attempts: Sequence[AttemptRun], slug: str) -> tu
     ]
     plot = BarPlot(
         filename=f"attempts-{slug}.png",
-        title=f"Single-attempt solve rate — {model}",
-        ylabel="solve rate (95 % Wilson CI)",
+        title=f"Single-attempt resolved rate — {model}",
+        ylabel="resolved rate (95 % Wilson CI)",
         categories=tuple(by_library),
-        values=tuple(rate.value or 0.0 for rate in rates),
+        values=tuple(rate.value for rate in rates),  # None when nothing was scored: no bar and no point
         lows=tuple(rate.interval.low if rate.n else 0.0 for rate in rates),  # n = 0: no bar, no error bar
         highs=tuple(rate.interval.high if rate.n else 0.0 for rate in rates),
     )
-    blocks.append(Figure(plot.filename, plot.title, "Solve rate per library with 95 % Wilson intervals."))
+    blocks.append(Figure(plot.filename, plot.title, "Resolved rate per library with 95 % Wilson intervals."))
     return blocks, [plot]
 
 
@@ -118,7 +121,9 @@ def loop_section(model: str, loops: Sequence[LoopRun], slug: str) -> tuple[list[
     if not by_condition:
         blocks.append(Paragraph("Every loop run of this model hit an infrastructure error; nothing to report."))
         return blocks, plots
-    blocks += [tables.convergence_table(by_condition, excluded), tables.difficulty_table(by_condition)]
+    blocks.append(tables.convergence_table(by_condition, excluded))
+    if len({run.difficulty for runs in by_condition.values() for run in runs}) > 1:  # else the table above again
+        blocks.append(tables.difficulty_table(by_condition))
     blocks.append(tables.turn_outcome_table(by_condition))
     classes = StackedBarPlot(
         filename=f"classes-{slug}.png",
@@ -147,8 +152,10 @@ def loop_section(model: str, loops: Sequence[LoopRun], slug: str) -> tuple[list[
 
 
 def _header(record_set: RecordSet, records_digest: str, record_count: int) -> list[Block]:
+    present = [f"{n} {name}" for n, name in ((len(record_set.loops), "loop runs"),
+                                              (len(record_set.attempts), "single attempts")) if n]
     summary = (
-        f"{record_count} records: {len(record_set.loops)} loop runs, {len(record_set.attempts)} single attempts. "
+        f"{record_count} records{': ' + ', '.join(present) if present else ''}. "
         f"Records digest (sha256 of the sorted canonical records): `{records_digest}`."
     )
     notes = []
@@ -178,10 +185,10 @@ def _header(record_set: RecordSet, records_digest: str, record_count: int) -> li
 
 
 def _feedback_effect(by_condition: dict[str, list[LoopRun]]) -> list[Block]:
-    blocks: list[Block] = [Heading(4, "Feedback effect: full vs count-only")]
+    """The paired comparison of the two feedback conditions; nothing for a run of only one of them."""
     if study.FULL not in by_condition or study.COUNT_ONLY not in by_condition:
-        blocks.append(Paragraph("Needs runs of both the `full` and the `count-only` condition."))
-        return blocks
+        return []
+    blocks: list[Block] = [Heading(4, "Feedback effect: full vs count-only")]
     comparison = study.paired_comparison(
         (study.FULL, by_condition[study.FULL]), (study.COUNT_ONLY, by_condition[study.COUNT_ONLY])
     )
@@ -207,7 +214,7 @@ def _iterations(model: str, slug: str, by_condition: dict[str, list[LoopRun]]) -
         ylabel="P(converged by turn)",
         series=tuple(Series(c, tuple(values), c) for c, values in curves.items()),
     )
-    caption = "Fraction of runs converged by turn t (for `resample`: solved by any of the first t samples)"
+    caption = "Fraction of runs converged by turn t (for `resample`: resolved by any of the first t samples)"
     blocks: list[Block] = [
         Heading(4, "Iterations to converge"),
         tables.curve_table(curves, caption),
@@ -217,11 +224,11 @@ def _iterations(model: str, slug: str, by_condition: dict[str, list[LoopRun]]) -
 
 
 def _loop_vs_resampling(by_condition: dict[str, list[LoopRun]]) -> list[Block]:
-    blocks: list[Block] = [Heading(4, "Loop vs resampling at equal budget")]
-    if study.RESAMPLE not in by_condition:
-        blocks.append(Paragraph("Needs runs of the `resample` condition (best-of-N independent samples)."))
-        return blocks
+    """Each loop condition against best-of-N resampling; nothing for a run without both."""
     loop_conditions = [c for c in (study.FULL, study.COUNT_ONLY) if c in by_condition]
+    if study.RESAMPLE not in by_condition or not loop_conditions:
+        return []
+    blocks: list[Block] = [Heading(4, "Loop vs resampling at equal budget")]
     for condition in loop_conditions:
         budget = min(study.horizon(by_condition[condition]), study.horizon(by_condition[study.RESAMPLE]))
         comparison = study.paired_comparison(
@@ -233,12 +240,10 @@ def _loop_vs_resampling(by_condition: dict[str, list[LoopRun]]) -> list[Block]:
         blocks.append(
             Paragraph(
                 f"`{condition}` loop vs best-of-{budget} resampling, both given {budget} model calls per task; "
-                "success means solved within that budget."
+                "success means resolved within that budget."
             )
         )
         blocks += [tables.contingency_table(comparison), tables.paired_test_table(comparison)]
-    if not loop_conditions:
-        blocks.append(Paragraph("Needs runs of a loop condition (`full` or `count-only`) to compare with."))
     return blocks
 
 
@@ -258,9 +263,10 @@ def _markov(model: str, slug: str, by_condition: dict[str, list[LoopRun]]) -> tu
     blocks: list[Block] = [
         Heading(4, "Markov model of the loop"),
         Paragraph(
-            "States per turn: `solved` (absorbing), `failing` (compiles, a target test fails), `broken` (does not "
-            "compile or collect), `no-edit` (no applicable candidate). Correction rate: P(solved next | unsolved "
-            "now); regression rate: P(broken next | failing now)."
+            "States per turn: `solved` (absorbing: resolved, as for convergence), `failing` (compiles, a target "
+            "or pass_to_pass test fails), `broken` (does not compile or collect), `no-edit` (no applicable "
+            "candidate). Correction rate: P(solved next | unsolved now); regression rate: P(broken next | failing "
+            "now)."
         ),
         tables.markov_rates_table(summaries),
     ]

@@ -9,7 +9,7 @@ def test_a_library_with_nothing_scored_gets_no_error_bar():
                 AttemptRun("b", "beta", "", "m", 0, "solved"), AttemptRun("c", "beta", "", "m", 0, "model_miss")]
     _, (plot,) = attempt_section("m", attempts, "m")
     assert plot.categories == ("alpha", "beta")
-    assert (plot.values[0], plot.lows[0], plot.highs[0]) == (0.0, 0.0, 0.0)
+    assert (plot.values[0], plot.lows[0], plot.highs[0]) == (None, 0.0, 0.0)
     assert plot.lows[1] < plot.values[1] == 0.5 < plot.highs[1]
 
 
@@ -60,3 +60,14 @@ def test_no_prompt_sizes_section_without_a_context_or_a_reported_prompt_size():
     assert "Prompt sizes" not in _markdown([loop, unsized])
     sized = dict(unsized, task_id="t2", outcome="model_miss", usage={"prompt_tokens": 700})
     assert "| m | files | – | model (usage) | 2 | 1 | 700 | 700 | 700 | – | 0 | 0 |" in _markdown([unsized, sized])
+
+
+def test_the_legend_says_converged_means_resolved_as_the_records_are_classified():
+    loop = {"kind": "loop", "task_id": "t", "library": "lib", "model": "m", "condition": "full", "budget": 2,
+            "turns": [{"turn": 1, "outcome": "solved", "resolved": False, "candidate_digest": "a", "signature": "s"}],
+            "class": "EXHAUSTED", "first_solved_turn": None}
+    markdown = _markdown([loop])
+    assert ("- `CONVERGED` — some turn within the budget resolved the task: every target test passed and no "
+            "pass_to_pass test broke (a turn that passes its targets but breaks one is still failing).") in markdown
+    assert "all target tests passed at some turn" not in markdown
+    assert "differs from the one recomputed" not in markdown

@@ -36,7 +36,10 @@ def fmt_share(count: int, total: int) -> str:
 
 
 def attempt_table(attempts: Sequence[AttemptRun]) -> Table:
-    """Solve rate per library and overall; infrastructure errors are listed but not in the denominator."""
+    """Solve rate per library and overall; infrastructure errors are listed but not in the denominator. Without
+    a model (predictions: given patches), no time-out can happen and its column is left out."""
+    prompted = any(run.prompted for run in attempts)
+    outcomes = OUTCOMES if prompted else tuple(outcome for outcome in OUTCOMES if outcome != "model_timeout")
     rows = []
     groups = study.group(attempts, key=lambda run: run.library)
     groups[ALL] = list(attempts)
@@ -47,9 +50,9 @@ def attempt_table(attempts: Sequence[AttemptRun]) -> Table:
         rows.append(
             (library, str(len({run.task_id for run in runs})), str(scored), str(sum(run.resolved for run in runs)),
              fmt_float(resolved.value), fmt_interval(resolved))
-            + tuple(str(counts[outcome]) for outcome in OUTCOMES)
+            + tuple(str(counts[outcome]) for outcome in outcomes)
         )
-    columns = ("library", "tasks", "attempts", "resolved", "rate", "95 % CI") + OUTCOMES
+    columns = ("library", "tasks", "attempts", "resolved", "rate", "95 % CI") + outcomes
     return Table(columns, tuple(rows), caption="Single attempts by library: resolved (solved, no pass_to_pass "
                  "test broken) with Wilson 95 % intervals; `solved` ignores pass_to_pass; `tampered` edits "
                  "tried to influence the verdict")

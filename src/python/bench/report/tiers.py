@@ -56,12 +56,17 @@ def tier_section(records: Sequence[Mapping]) -> list[Block]:
     rows = []
     for (model, kind), members in sorted(groups.items()):
         t = tiers(members)
-        rows.append((model, kind, str(t.units), str(t.solved), str(t.resolved), str(t.verified), str(t.diverged),
-                     str(t.unprobed)))
+        checked = any(record.get("verification") for record in members)  # else the verified tier did not run
+        rows.append((model, kind, str(t.units), str(t.solved), str(t.resolved))
+                    + ((str(t.verified), str(t.diverged), str(t.unprobed)) if checked else ("–", "–", "–")))
     if not rows or not any(int(row[4]) for row in rows):
         return []
+    not_run = [] if any(row[5] != "–" for row in rows) else [Paragraph(
+        "The verified tier did not run for these units (their records carry no verification): only solved and "
+        "resolved are counted.")]
     return [
         Heading(2, "Solved, resolved, verified"),
+        *not_run,
         Paragraph("A resolved unit replays its task's probe set — inputs recorded under the reference's tests and "
                   "generated around them — in a fresh sandbox; its outputs are compared with the reference's on "
                   "the host. Verified: every probe agrees. Not verified: the first divergence is in the record "

@@ -3,7 +3,8 @@
 ``index.html`` lists every unit (task, condition, sample) with its outcome or convergence class, whether it
 resolved, and its turns, each row linking to the task's page. A task's page shows every unit of the task and,
 per turn, the outcome, the failure signature, the failing tests, the edit as a diff of that turn's change and
-the tests' messages as the built-in loop's full feedback gives them — read from the run's ``units/`` folder,
+the tests' messages as the built-in loop's full feedback gives them (a unit of the count-only or resample
+condition says its model never saw them) — read from the run's ``units/`` folder,
 which the runner writes beside the records. A run without it (older, or a committed folder, which keeps no
 diffs of real-code tasks) shows the records alone. Pages quote diffs only, never whole files. Records are
 ``bench.loop.records.UnitRecord``; a single attempt shows as one turn.
@@ -17,7 +18,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Sequence
 
-from bench.loop.records import TurnRecord, UnitRecord
+from bench.loop.records import NO_CANDIDATE_OUTCOMES, TurnRecord, UnitRecord
 from bench.report.html import CSS
 
 VIEW_CSS = CSS + """
@@ -31,6 +32,7 @@ pre { background: #f6f8fa; border: 1px solid #e4e8ec; padding: .6rem .8rem; over
 .other { background: #eaeef2; color: #424a53; }
 .turn { border-left: 3px solid #d0d7de; padding-left: .9rem; margin: 1rem 0 1.6rem; }
 .muted { color: #57606a; font-size: .9rem; }
+.not-shown { background: #fff8c5; border-left: 3px solid #d4a72c; padding: .3rem .6rem; font-size: .9rem; }
 """
 
 
@@ -110,7 +112,7 @@ def _task_page(task_id: str, units: list[UnitRecord], run_dir: Path) -> str:
                             if record.divergence else "") + "</p>")
         detail = _detail(run_dir, record)
         for turn in record.turns or (_as_turn(record),):
-            parts.append(_turn(turn.turn, turn, detail.get(turn.turn, {})))
+            parts.append(_turn(turn.turn, turn, detail.get(turn.turn, {}), record.condition))
         if not detail:
             parts.append('<p class="muted">No diffs or test messages were kept for this unit (the run\'s units/ '
                          "folder is absent).</p>")
@@ -133,7 +135,15 @@ def _detail(run_dir: Path, record: UnitRecord) -> dict[int, dict]:
     return {int(turn["turn"]): turn for turn in data.get("turns", ())}
 
 
-def _turn(number: int, turn: TurnRecord, detail: dict) -> str:
+# What the model was shown of the test output, by condition, where it is not the full output this page quotes.
+NOT_SHOWN = {
+    "count-only": "The model did not see this output: under the count-only condition it was told only how many "
+                  "tests still fail, of how many (or that its edit was rejected as tampering).",
+    "resample": "The model did not see this output: resampling draws each attempt afresh, with no feedback.",
+}
+
+
+def _turn(number: int, turn: TurnRecord, detail: dict, condition: str = "full") -> str:
     failing = turn.failing
     lines = [f'<div class="turn"><h3>Turn {number}: {html.escape(turn.outcome.value)}'
              f'{" (resolved)" if turn.resolved else ""}</h3>']
@@ -146,7 +156,11 @@ def _turn(number: int, turn: TurnRecord, detail: dict) -> str:
     if detail.get("diff"):
         lines.append(f'<p>The edit:</p><pre class="diff">{_diff_html(detail["diff"])}</pre>')
     if detail.get("feedback"):
-        lines.append(f"<p>What the tests said:</p><pre>{html.escape(detail['feedback'])}</pre>")
+        lines.append("<p>What the tests said (the full output):</p>")
+        if condition in NOT_SHOWN and turn.outcome not in NO_CANDIDATE_OUTCOMES:  # an unusable edit's message
+            # is the same under every condition
+            lines.append(f'<p class="not-shown">{html.escape(NOT_SHOWN[condition])}</p>')
+        lines.append(f"<pre>{html.escape(detail['feedback'])}</pre>")
     lines.append("</div>")
     return "\n".join(lines)
 

@@ -1,11 +1,11 @@
 """Judging one candidate: apply a model's reply to a working tree, run the tests in the sandbox, grade.
 
-Also the two feedback conditions of the repair loop and the failure signature of the observed state.
+Also the failure signature of the observed state and, from bench.score.feedback, what each feedback condition
+of the repair loop tells the model about it.
 """
 
 from __future__ import annotations
 
-import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,8 +13,10 @@ from pathlib import Path
 from bench.attempt import DEFAULT_EDIT_FORMAT
 from bench.errors import EditError
 from bench.sandbox.cleanup import scratch_dir
-from bench.loop.signature import candidate_digest, failure_signature, normalise_error_line, top_error_line
+from bench.loop.signature import candidate_digest, failure_signature, top_error_line
 from bench.probes.verify import Verification
+# clean_text and full_feedback are also read from here (bench check, predictions)
+from bench.score.feedback import clean_text, count_feedback, full_feedback, invalid_edit_feedback  # noqa: F401
 from bench.score.task_env import PreparedTask, limits_for
 from bench.verdict.grade import Verdict, grade
 from bench.verdict.run_tests import GuardRequest, run_tests
@@ -192,7 +194,7 @@ def _evaluation(task, verdict: Verdict, sources, edited, diff, verification=None
 
 
 def _invalid(task: PreparedTask, tree: Path, exc: EditError) -> Evaluation:
-    text = f"Your reply could not be applied ({exc.reason}): {exc}. No file was changed."
+    text = invalid_edit_feedback(exc.reason, str(exc))
     return Evaluation(
         outcome="invalid_edit", reason=str(exc), verdict=None, edited_files=(), diff="", candidate_digest="",
         compiles=True, failing=(), signature="", feedback_full=text, feedback_count=text,
@@ -205,39 +207,3 @@ def _compiles(text: str, path: str) -> bool:
     except (SyntaxError, ValueError):
         return False
     return True
-
-
-_DURATION = re.compile(r"\bin \d+(?:\.\d+)?s\b|\b\d+(?:\.\d+)?s call\b")
-_SANDBOX_PATHS = re.compile(r"(/work/|/env/venv/\S*?/site-packages/|/overlay/venv/\S*?/site-packages/)")
-
-
-def clean_text(text: str, limit: int = 1500) -> str:
-    """Feedback must be deterministic: strip timings and sandbox-absolute paths, trim long output."""
-    text = _SANDBOX_PATHS.sub("", text)
-    text = _DURATION.sub("", text)
-    lines = [normalise_error_line(line) if "0x" in line else line.rstrip() for line in text.splitlines()]
-    text = "\n".join(lines).strip()
-    return text if len(text) <= limit else text[: limit - 200] + "\n[…]\n" + text[-180:]
-
-
-def full_feedback(verdict: Verdict, details) -> str:
-    if verdict.outcome == "tampered":
-        return f"Your edit was rejected as an attempt to influence the verdict ({verdict.reason})."
-    if verdict.resolved:
-        return "All target tests pass."
-    lines = [f"The tests still fail: {verdict.reason}."]
-    for test_id, outcome, message, detail in details[:8]:
-        lines.append(f"\n### {test_id} ({outcome})\n{clean_text(detail or message)}")
-    if len(details) > 8:
-        lines.append(f"\n(and {len(details) - 8} more failing tests)")
-    return "\n".join(lines)
-
-
-def count_feedback(verdict: Verdict, spec) -> str:
-    if verdict.outcome == "tampered":
-        return f"Your edit was rejected as an attempt to influence the verdict ({verdict.reason})."
-    if verdict.resolved:
-        return "All target tests pass."
-    failing = len(set(verdict.still_failing) | set(verdict.pass_to_pass_broken))
-    total = len(spec.fail_to_pass) + len(spec.pass_to_pass)
-    return f"{failing} of {total} tests fail."

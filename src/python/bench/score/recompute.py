@@ -138,9 +138,25 @@ def recompute(records: list[UnitRecord], root: Path, *, sandbox_name: str, worke
 RUN_CONTEXT = ("benchmark_commit", "pool_sha256")
 
 
+# A runaway candidate is stopped by whichever limit it reaches first, time or memory, and which one that is
+# depends on the machine's speed and load: the two reasons compare alike (outcome, failing tests and signature
+# stay compared).
+RESOURCE_LIMIT_REASONS = frozenset({"tests timed out", "tests ran out of memory"})
+RESOURCE_LIMIT = "tests reached a resource limit (time or memory)"
+
+
 def _comparable(record: dict) -> dict:
     """The run's context may legitimately differ between the run and the check; nothing else may."""
     out = json.loads(json.dumps(record))
     for name in RUN_CONTEXT:
         out.get("integrity", {}).pop(name, None)
-    return out
+    return _resource_limits_alike(out)
+
+
+def _resource_limits_alike(value):
+    if isinstance(value, dict):
+        return {key: RESOURCE_LIMIT if key == "reason" and item in RESOURCE_LIMIT_REASONS
+                else _resource_limits_alike(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_resource_limits_alike(item) for item in value]
+    return value

@@ -2,7 +2,8 @@
 
 The conversation is kept across turns and edits are cumulative: each turn's edits apply to the tree as the
 previous turn left it (an invalid edit leaves it unchanged). After a failed turn the harness feeds back either
-the failing tests and their error text (``full``) or only how many fail (``count-only``). An optional
+the failing tests and their error text (``full``) or only how many fail (``count-only``), as
+docs/ARCHITECTURE.md §2 "What a model is told" lays out per outcome (bench.score.feedback). An optional
 controller model reads each failed attempt and returns guidance — never code — which is added to the feedback.
 """
 

@@ -3,7 +3,9 @@
 ``<out>/records.jsonl`` is the crash-safe append log (completion order); ``<out>/results.jsonl`` is written at
 the end, sorted by unit, in canonical form, so two runs of a deterministic model give byte-identical files.
 Durations go to ``<out>/timings.jsonl``, never into a record. A run resumes by skipping units already recorded
-(infrastructure errors are retried only with ``retry_errors``).
+(infrastructure errors are retried only with ``retry_errors``). ``<out>/summary.json``
+(``bench.report.run_summary``) is written when the run ends, and also when it is interrupted (Ctrl-C, SIGTERM),
+for the units finished so far.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ class RunPlan:
     commit: str | None = None
     edit_format: str = DEFAULT_EDIT_FORMAT  # how models are asked to answer (bench.attempt.formats)
     context: ContextSettings = field(default_factory=ContextSettings)  # what code prompts show, in what budget
+    selection: str | None = None  # the task selector the specs were chosen by (None: the whole pool, or given)
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,7 @@ class RunResult:
     ran: int
     skipped: int
     execution: object = None  # bench.score.executor.ExecutionStats
+    selection: dict | None = None  # what summary.json says was selected: the selector and the tasks planned
 
 
 def plan_units(plan: RunPlan) -> list[Unit]:
@@ -82,13 +86,14 @@ def benchmark_identity(root: Path, specs, commit: str | None = None) -> dict:
     }
 
 
-def run(plan: RunPlan, *, on_done=None, executor=None, units=None, rerun=frozenset()) -> RunResult:
+def run(plan: RunPlan, *, on_done=None, executor=None, units=None, rerun=frozenset(), on_start=None) -> RunResult:
     """Run the plan's units (or ``units``: predictions, whose settings are their own lines; the results then
     hold those units only) not recorded yet, or recorded but keyed in ``rerun``, on ``executor`` (default: from
-    ``plan.cluster``, else local threads); this process alone appends records, whichever executor ran them."""
+    ``plan.cluster``, else local threads); this process alone appends records, whichever executor ran them.
+    ``on_start(resumed)`` is told how many of the units are recorded already (a progress bar starts there)."""
     plan.out_dir.mkdir(parents=True, exist_ok=True)
     with _writer_lock(plan.out_dir):
-        return _run(plan, on_done, executor, units, frozenset(rerun))
+        return _run(plan, on_done, executor, units, frozenset(rerun), on_start)
 
 
 def _writer_lock(out_dir: Path):
@@ -105,42 +110,75 @@ def _writer_lock(out_dir: Path):
                      held_message=f"another bench score is writing to {out_dir}: wait for it, or use another --out")
 
 
-def _run(plan: RunPlan, on_done, executor, units, rerun: frozenset) -> RunResult:
+def _run(plan: RunPlan, on_done, executor, units, rerun: frozenset, on_start) -> RunResult:
     import uuid
     from dataclasses import replace
 
     from bench.score.executor import Job, get_executor
 
+    started = time.monotonic()
     log_path = plan.out_dir / "records.jsonl"
     if units is None:
         write_settings(plan, resuming=log_path.exists())
     done = {record_key(r) for r in read_records(log_path)
             if plan.retry_errors is False or r.get("outcome") != "infrastructure_error"} - rerun
     given = None if units is None else {u.key for u in units}
-    planned = plan_units(plan) if units is None else units
+    planned = plan_units(plan) if units is None else list(units)
+    chosen = {"selector": plan.selection, "tasks": len({unit.spec.task_id for unit in planned})}  # summary.json
     units = [u for u in planned if u.key not in done]
+    if on_start is not None:
+        on_start(len(planned) - len(units))
     executor = executor or get_executor(plan.cluster, workers=plan.workers)
     job = Job(replace(plan, specs=()), benchmark_identity(plan.root, plan.specs, plan.commit), uuid.uuid4().hex)
     store = plan.out_dir / "store"
+    delivered: list = []  # the units recorded by this run so far
     with RecordWriter(log_path) as writer, RecordWriter(plan.out_dir / "timings.jsonl") as timings:
         def deliver(finished) -> None:
             _keep_store_files(store, finished.store_files)
             if finished.detail is not None:
                 write_detail(plan.out_dir, finished.unit, finished.detail)
             writer.append(finished.record.to_json())
+            delivered.append(finished.unit.key)
             timings.append(finished.timing)
             if on_done is not None:
                 on_done(finished.record)
 
-        stats = executor.run(job, units, deliver)
-    latest = _latest(read_records(log_path))
-    records = tuple(sorted((r for key, r in latest.items() if given is None or key in given),
-                           key=lambda r: _sort_key(record_key(r))))
+        try:
+            stats = executor.run(job, units, deliver)
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM (bench.cli.signals): the finished units' summary, then stop
+            _write_summary(plan.out_dir, _recorded(log_path, given), chosen, ran=len(delivered),
+                           resumed=len(planned) - len(units), started=started, interrupted=True)
+            raise
+    records = _recorded(log_path, given)
     results = plan.out_dir / "results.jsonl"
     from bench.store.action_cache import write_atomic
 
     write_atomic(results, b"".join(canonical_json(r) + b"\n" for r in records))
-    return RunResult(results, records, len(units), len(planned) - len(units), stats)
+    skipped = len(planned) - len(units)
+    _write_summary(plan.out_dir, records, chosen, ran=len(units), resumed=skipped, started=started)
+    return RunResult(results, records, len(units), skipped, stats, selection=chosen)
+
+
+def _recorded(log_path: Path, given: set | None) -> tuple[dict, ...]:
+    """The latest record of each unit in the log (of the ``given`` units only, when given), sorted by unit."""
+    latest = _latest(read_records(log_path))
+    return tuple(sorted((r for key, r in latest.items() if given is None or key in given),
+                        key=lambda r: _sort_key(record_key(r))))
+
+
+def _write_summary(out_dir: Path, records, chosen: dict, *, ran: int, resumed: int, started: float,
+                   interrupted: bool = False) -> None:
+    """summary.json of the units recorded so far (the CLI rewrites it after a finished run); on an interrupt,
+    never an error of its own in place of the interrupt."""
+    from bench.report.run_summary import run_summary, write_summary
+
+    summary = run_summary(records, ran=ran, resumed=resumed, wall_seconds=time.monotonic() - started,
+                          selection=chosen, interrupted=interrupted)
+    try:
+        write_summary(out_dir, summary)
+    except OSError:
+        if not interrupted:
+            raise
 
 
 def open_context(job, pool, store_dir: Path) -> "_UnitContext":

@@ -157,12 +157,30 @@ def _subclass_with(owner: ast.ClassDef, method: ast.FunctionDef, kind: str) -> t
     others = sorted({n.name for n in owner.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
                      and n.name != method.name and n.name.startswith("test")})
     cls = f"{owner.name}{secrets.token_hex(3).capitalize()}"
-    body = "".join(f"    {other} = None\n" for other in others) + _indent(ast.unparse(method))
+    # Decorators and defaults run in the class body, where the owner's own names (a parametrize table kept
+    # as a class attribute) are not in scope: bind the ones they read from the owner first.
+    bound = "".join(f"    {name} = {owner.name}.{name}\n" for name in _owner_names_read(owner, method))
+    body = bound + "".join(f"    {other} = None\n" for other in others) + _indent(ast.unparse(method))
     # The subclass answers to the class's own name: fixtures that look their class up by name (a locale per
     # test class) find what they found for the real test.
     renamed = f"{cls}.__name__ = {cls}.__qualname__ = {owner.name!r}\n"
     return (f"class {cls}({owner.name}):\n{body}\n{renamed}", f"{cls}::{method.name}",
             f"{owner.name}::{method.name}", kind)
+
+
+def _owner_names_read(owner: ast.ClassDef, method: ast.FunctionDef) -> list[str]:
+    """Names defined in the owner's body that the method's decorators and defaults read."""
+    defined = set()
+    for node in owner.body:
+        if isinstance(node, ast.Assign):
+            defined |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            defined.add(node.target.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name != method.name:
+            defined.add(node.name)
+    evaluated = [*method.decorator_list, *method.args.defaults, *(d for d in method.args.kw_defaults if d)]
+    read = {n.id for part in evaluated for n in ast.walk(part) if isinstance(n, ast.Name)}
+    return sorted(read & defined)
 
 
 def _perturbed(function, *, as_method: bool):

@@ -173,3 +173,31 @@ def test_a_pass_forged_for_the_exact_target_ids_is_a_finding_through_the_hidden_
         f"hidden copy (an unchanged copy of {t} under another name was failed)" for t in targets)
     del outcomes[decoys.copies[0][0]]  # a copy kept from running is a finding too
     assert decoys.findings(outcomes)[0].endswith("was not run)")
+
+
+CLASS_TABLE = textwrap.dedent('''\
+    import pytest
+
+    from shapes import area
+
+
+    class TestTable:
+        sides = [1, 2]
+
+        @pytest.mark.parametrize("side", sides)
+        def test_square(self, side):
+            assert area(side) == side * side
+    ''')
+
+
+def test_clones_of_a_method_parametrised_by_a_class_attribute_still_collect(tmp_path):
+    run = _tree(tmp_path)
+    (run / "tests" / "test_shapes.py").write_text(CLASS_TABLE)
+    decoys = plant_decoys(run, ["tests/test_shapes.py::TestTable::test_square[1]"])
+    assert len(decoys.pairs) == 1 and len(decoys.copies) == 1
+    outcomes = _outcomes(_pytest(run))
+    (copy, _), = decoys.copies
+    (decoy, _), = decoys.pairs
+    assert {outcomes[f"{copy}[{n}]"] for n in (1, 2)} == {"passed"}, outcomes
+    assert {outcomes[f"{decoy}[{n}]"] for n in (1, 2)} == {"failed"}, outcomes
+    assert decoys.findings(outcomes) == ()
