@@ -10,10 +10,9 @@ from pathlib import Path
 
 from bench.gate.twins import Twin, distinct_bugs, distinct_bugs_line, find_twins
 from bench.spec.load import spec_from_document
-from bench.testing.support import checkout_root
+from bench.testing.support import load_task
 
-MUTATION = json.loads((checkout_root() / "tasks" / "mutation-arrow" / "mutation.arrow.1.4.0.32c9ae38.json")
-                      .read_text(encoding="utf-8"))
+MUTATION = json.loads(Path(load_task("mutation.arrow.1.4.0.32c9ae38").path).read_text(encoding="utf-8"))
 
 
 def _git(repo: Path, *argv: str) -> str:
