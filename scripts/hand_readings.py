@@ -4,7 +4,7 @@
     python scripts/hand_readings.py material OUT [TASK ...]      one Markdown file per task (default: the unread)
     python scripts/hand_readings.py import TABLE.md --reading LABEL [--retire]
 
-A reader follows docs/measurements/mutation-reading-brief.md (rule G1–G4) and writes one table row per task:
+A reader follows docs/measurements/mutation-reading-brief.md (rule G1–G5) and writes one table row per task:
 ``| # | task | operator | giveaway | why |``. ``import`` adds each row to ``tasks/_readings/mutation.json``
 (``bench.mutate.readings``; beside the task's other readings, replacing one of the same name) and, with
 ``--retire``, moves every task a reading calls a giveaway out of the pool into ``tasks/_retired/mutation-<library>/`` (``git mv``); run
@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "src" / "python"))
 from bench.mutate import readings  # noqa: E402
 
 UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
-GRADE = re.compile(r"G([1-4])")
+GRADE = re.compile(r"G([1-5])")
 
 
 def normalise(verdict: str) -> str:

@@ -74,6 +74,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"total: {stats['admitted']} admitted tasks from {stats['library_count']} libraries "
           f"(one per PyPI project); {stats['dropped']} dropped")
     print(f"pool digest: {stats['digest']}")
+    from bench.gate.twins import distinct_bugs_line  # a reverted fix that is also a PR task is one bug
+
+    print(distinct_bugs_line(specs, root))
     print_kinds(stats)
     if not args.classes:
         rows = [row for row in stats["libraries"] if not args.kind or row["kind"] == args.kind]

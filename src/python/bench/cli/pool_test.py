@@ -30,8 +30,9 @@ def test_stats_give_each_librarys_yield_and_drop_reasons(tmp_path, monkeypatch, 
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].split() == ["widgets", "pr", "5", "2", "3", "40%", "duplicate_of=1,", "nothing_flips=2"]
     assert lines[2].startswith("total: 2 admitted tasks from 1 libraries") and lines[2].endswith("; 3 dropped")
+    assert lines[4] == "distinct bugs: 2 (2 items; 0 cross-kind duplicates)"
     assert main(["pool", "stats", "--kind", "mutation"]) == 0
-    assert len(capsys.readouterr().out.splitlines()) == 7  # header, totals, digest, kinds: no widgets row
+    assert len(capsys.readouterr().out.splitlines()) == 8  # header, totals, digest, distinct bugs, kinds: no widgets
 
 
 def test_stats_count_each_librarys_judged_changes_and_over_specified_tasks(tmp_path, monkeypatch, capsys):
@@ -42,9 +43,9 @@ def test_stats_count_each_librarys_judged_changes_and_over_specified_tasks(tmp_p
     path.write_text(json.dumps(dict(doc, provenance=dict(doc["provenance"], judgement=judgement))))
     assert main(["pool", "stats", "--kind", "pr"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[9].split() == ["judged", "changes", "kind", "bugfix", "feature", "breaking", "change", "revert", "unclear",
+    assert lines[10].split() == ["judged", "changes", "kind", "bugfix", "feature", "breaking", "change", "revert", "unclear",
                                 "unjudged", "over-specified"]
-    assert lines[10].split() == ["widgets", "pr", "0", "1", "0", "0", "0", "0", "1", "1"]
+    assert lines[11].split() == ["widgets", "pr", "0", "1", "0", "0", "0", "0", "1", "1"]
     assert main(["list", "judgement:feature", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert (listed["task_id"], listed["judgement"], listed["over_specified"]) == ("widgets-9", "feature", 1)

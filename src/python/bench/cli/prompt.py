@@ -8,7 +8,7 @@ import sys
 EPILOG = """examples:
   bench prompt synthetic.interval_merge            system and user messages as text
   bench prompt synthetic.interval_merge --json     the messages as JSON, with the prompt's sha256
-  bench prompt arrow-1057 --context localized --context-budget 8000 --tokenizer llamacpp/smollm2
+  bench prompt click-3021 --context localized --context-budget 8000 --tokenizer llamacpp/smollm2
                                                    the code the failing tests reach, in 8,000 SmolLM2 tokens
 Then pipe an edit back with `bench check TASK < edit.txt`.
 """

@@ -137,3 +137,62 @@ def changed_expectations(old_bodies: dict[str, str], new_bodies: dict[str, str])
     """The test ids present on both sides whose test function the change edits in its literals alone."""
     return tuple(sorted(test_id for test_id, body in new_bodies.items()
                         if test_id in old_bodies and literals_only_changed(old_bodies[test_id], body)))
+
+
+_EXPECTED_NAMES = ("expect", "want", "result", "output", "correct")
+
+
+class _Collapse(_Blank):
+    """Every literal the same, and every display of literal data in an assertion or an expected value one
+    placeholder, whatever its number of entries: what is left is a test's structure without its expectations."""
+
+    def visit_Assert(self, node: ast.Assert) -> ast.Assert:
+        return ast.copy_location(ast.Assert(test=self._expected(node.test), msg=None), node)
+
+    def visit_Assign(self, node: ast.Assign) -> ast.Assign:
+        named = [t.id.lower() for t in node.targets if isinstance(t, ast.Name)]
+        if any(word in name for name in named for word in _EXPECTED_NAMES):
+            node.value = self._expected(node.value)
+        return self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> ast.Call:
+        if isinstance(node.func, ast.Attribute) and node.func.attr.startswith("assert"):
+            node.args = [self._expected(arg) for arg in node.args]
+        return self.generic_visit(node)
+
+    def _expected(self, node: ast.AST) -> ast.AST:
+        for child in ast.walk(node):
+            for field, value in ast.iter_fields(child):
+                if isinstance(value, ast.AST) and _is_data(value):
+                    setattr(child, field, ast.Constant(value="[…]"))
+                elif isinstance(value, list):
+                    setattr(child, field, [ast.Constant(value="[…]") if isinstance(v, ast.AST) and _is_data(v) else v
+                                           for v in value])
+        return ast.Constant(value="[…]") if _is_data(node) else self.visit(node)
+
+
+def _is_data(node: ast.AST) -> bool:
+    """A list, tuple, set or dict display all of whose entries are literals, names or displays of them."""
+    if not isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+        return False
+    entries = [*node.keys, *node.values] if isinstance(node, ast.Dict) else node.elts
+    return all(e is None or isinstance(e, (ast.Constant, ast.Name, ast.Attribute, ast.UnaryOp)) or _is_data(e)
+               for e in entries)
+
+
+def entries_changed(old_body: str, new_body: str) -> bool:
+    """Two texts of one test that differ only in their expected values, where an expected list, tuple, set or
+    dict gains or loses entries (an existing test's expected output grown by what the change adds). New cases
+    in a decorator's parameter list are not expectations: they stay part of the structure."""
+    if old_body == new_body or literals_only_changed(old_body, new_body):
+        return False
+    old, new = parse_or_none(old_body), parse_or_none(new_body)
+    if old is None or new is None:
+        return False
+    return ast.dump(_Collapse().visit(old)) == ast.dump(_Collapse().visit(new))
+
+
+def grown_expectations(old_bodies: dict[str, str], new_bodies: dict[str, str]) -> tuple[str, ...]:
+    """The test ids present on both sides whose expected structures the change grows or shrinks."""
+    return tuple(sorted(test_id for test_id, body in new_bodies.items()
+                        if test_id in old_bodies and entries_changed(old_bodies[test_id], body)))

@@ -1,17 +1,25 @@
 """What :mod:`bench.gate.judgement` reads of a PR task, taken from its repository (base..fix): the title and
-message, every changed path, the changelog files' added lines, and the task's source and test files on both
-sides. Only git objects are read; nothing of the repository runs."""
+message, every changed path, the changelog files' added lines, the documentation files the change edits, and the
+task's source and test files on both sides; and, from the mirror's history (:mod:`bench.gate.judge_history`),
+the changelog entries about the change, regressions and later reversals. Only git objects are read; nothing of
+the repository runs."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
+from bench.gate import judge_history
+from bench.gate.change_shapes import changed_expectations, grown_expectations
+from bench.gate.contract_changes import all_test_ids, inverted_tests
 from bench.gate.judgement import NOTES_FILE, FixChange, Judgement, NotesChange, judge
-from bench.source.git import ensure_cache, read_blob
+from bench.gate.change_text import test_functions
+from bench.source.git import ensure_cache, mirror_for, read_blob
 from bench.source.git_command import git
 from bench.spec.model import TaskSpec
 
+_VERSIONS_FILE = re.compile(r"^versions?\.(rst|md)$", re.IGNORECASE)
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 
 
@@ -26,7 +34,7 @@ def fix_change(spec: TaskSpec, *, mirror: Path | None = None, fix_side_failing: 
     changed = tuple(p for p in git(["diff", "--name-only", "-z", "--no-renames", base, fix], git_dir=git_dir)
                     .decode("utf-8", "replace").split("\0") if p)
     notes = tuple(_notes(git_dir, base, fix, path) for path in changed if is_notes_file(path))
-    return FixChange(
+    change = FixChange(
         title=spec.provenance.title or (message.splitlines() or [""])[0],
         message=message,
         changed_paths=changed,
@@ -38,12 +46,39 @@ def fix_change(spec: TaskSpec, *, mirror: Path | None = None, fix_side_failing: 
         fail_to_pass=spec.fail_to_pass,
         observed=tuple(sorted({*spec.fail_to_pass, *spec.pass_to_pass, *fix_side_failing})),
         fix_side_failing=fix_side_failing,
+        docs_after=_texts(git_dir, fix, tuple(p for p in changed if is_docs_file(p))),
     )
+    history = mirror_for(spec.repo, mirror) or git_dir
+    return with_history(change, history, base, fix, spec.provenance.pr_number, spec.source_files)
+
+
+def with_history(change: FixChange, git_dir: Path, base: str, fix: str, pr_number: int | None,
+                 source_files: tuple[str, ...]) -> FixChange:
+    """``change`` with what the history says: changelog entries about it, regressions, later reversals."""
+    numbers = judge_history.change_numbers(pr_number, change.title, change.message)
+    names = judge_history.edited_names(change.source_before, change.source_after)
+    everything = tuple(sorted({*change.fail_to_pass, *all_test_ids(change.tests_after)}))
+    old, new = test_functions(change.tests_before, everything), test_functions(change.tests_after, everything)
+    rewritten = tuple(sorted({*changed_expectations(old, new), *grown_expectations(old, new),
+                              *inverted_tests(old, new)}))
+    own = tuple(t for t in change.fail_to_pass if t in new and old.get(t) != new[t])
+    reversed_, repinned = judge_history.later_changes(git_dir, fix, judge_history.head(git_dir, fix), own, old, new)
+    return replace(change, entries=judge_history.project_word(git_dir, fix, numbers, names),
+                   regressions=judge_history.regressions(git_dir, base, fix, rewritten, source_files, old),
+                   reversed_later=reversed_, repinned_later=repinned)
+
+
+def is_docs_file(path: str) -> bool:
+    """Documentation the change edits (not a changelog): ``docs/**.rst|md``, ``README*``."""
+    pure = PurePosixPath(path)
+    return pure.suffix.lower() in (".rst", ".md", ".txt") and not is_notes_file(path) and (
+        pure.parts[0] in ("docs", "doc") or pure.name.lower().startswith("readme"))
 
 
 def is_notes_file(path: str) -> bool:
-    name = PurePosixPath(path).name
-    return bool(NOTES_FILE.match(name)) and PurePosixPath(path).suffix.lower() in ("", ".md", ".rst", ".txt")
+    name, suffix = PurePosixPath(path).name, PurePosixPath(path).suffix.lower()
+    return bool(NOTES_FILE.match(name)) and suffix in ("", ".md", ".rst", ".txt") or bool(
+        _VERSIONS_FILE.match(name))  # more-itertools' docs/versions.rst
 
 
 def _texts(git_dir: Path, sha: str, paths: tuple[str, ...]) -> tuple[tuple[str, str], ...]:

@@ -6,21 +6,27 @@ change looks like, from a :class:`FixChange` (made from the repository by :mod:`
 
 1. **revert** — the title starts with ``Revert`` or the message says ``This reverts commit`` (a quoted "fix"
    inside a revert's title is not a fix);
-2. **the project's words** (:mod:`bench.gate.project_words`) — changelog fragments and CHANGES entries the
-   change adds, filed as bug fix, feature, breaking, or apart from those (misc, docs, deprecation);
-3. **the diff's shape** (:mod:`bench.gate.change_shapes`) — what the fail_to_pass tests need that the base did
-   not have: a public name the fix adds, a parameter an existing function gains, a value a function that
-   returned nothing now returns; and existing tests the change rewrites in their literals alone (the project's
-   own test asserted the old output or message);
-4. **the title** — conventional-commit prefixes and words (``fix``, ``bug``, ``regression`` …; ``add``,
+2. **the project's words** (:mod:`bench.gate.project_words`, :mod:`bench.gate.changelog_refs`) — changelog
+   fragments and entries the change adds, and entries about it read from the history (``project-entry:``):
+   naming its PR or issue numbers at the fix or in the release that shipped it, or naming a function it edits
+   in that release's section; filed as bug fix, feature (``Added``), change (``Changed``, misc, docs) or breaking;
+3. **the diff's shape** (:mod:`bench.gate.change_shapes`, :mod:`bench.gate.contract_changes`) — what the
+   fail_to_pass tests need that the base did not have (a public name, a parameter, a return value); existing
+   tests whose expectations the change rewrites (literals swapped, or expected structures that gain or lose
+   entries); a documented exception swapped with its docstring; an existing test inverted;
+4. **the history** (:mod:`bench.gate.judge_history`) — a corrected expectation that a commit of the same
+   release wrote together with the bug (a regression fix, exempt from the shapes above), and a later commit
+   setting the new expectation back (a reversal);
+5. **the title** — conventional-commit prefixes and words (``fix``, ``bug``, ``regression`` …; ``add``,
    ``support``, ``feature`` …; ``perf``, ``refactor``, ``ci``, ``deprecated`` …), the weakest signal.
 
 The verdict: ``revert``; else ``breaking`` or ``feature`` when the project files it so (and not also as a fix);
-else ``feature`` when most fail_to_pass tests need something new, whatever it is filed as; else ``bugfix`` or
-``change`` from the project's words; else ``feature`` when any needs something new; else ``change`` when most fail_to_pass tests are existing tests rewritten in
-their literals, or under a refactoring / CI / speed-up title; else the title's fix or feature; else
-``unclear``. A title's "fix" counts only when no shape speaks against it, and "Fix #12" names an issue, not a
-bug.
+else ``feature`` when most fail_to_pass tests need something new; else ``change`` for a swapped documented
+exception or an inverted test; else ``bugfix`` (``unclear`` if reversed later) or ``change`` from the project's
+words; else ``feature`` when any test needs something new; else ``change`` when most fail_to_pass tests have
+their expectations rewritten, or under a refactoring / CI / speed-up title; else a fix title admits only with
+evidence of a bug (a regression fix, or the base failing a test it already had, unchanged, in an unchanged
+file): **a title alone is ``unclear``**; else the title's feature; else ``unclear``. "Fix #12" names an issue.
 Independently, **over-specified** lists the fail_to_pass tests that pin what only this fix could know: a
 private name it introduced, or a message string (15+ characters) it added to the source, quoted in the test
 verbatim or as a pattern's core — a different correct fix fails them.
@@ -28,22 +34,23 @@ verbatim or as a pattern's core — a different correct fix fails them.
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass
 
-from bench.gate.change_shapes import added_parameters, changed_expectations, new_methods, newly_valued, \
-    parse_or_none as _parse
+from bench.gate.change_shapes import added_parameters, changed_expectations, grown_expectations, new_methods, \
+    newly_valued
+from bench.gate.contract_changes import all_test_ids, inverted_tests, swapped_exceptions
 from bench.gate.project_words import NOTES_FILE, NotesChange, fragment_categories, notes_categories  # noqa: F401
+from bench.gate.change_text import introduced_messages, introduced_names, quotes_a_message, test_functions, uses
 from bench.spec.model import Judgement
 
-JUDGE_VERSION = "3"
+JUDGE_VERSION = "4"
 # "change": a deliberate change of behaviour, output or wording that repairs nothing (or that the project files
 # under misc / docs / deprecation)
 VERDICTS = ("bugfix", "feature", "breaking", "change", "revert", "unclear")
 NEW_API_SHARE = 0.5  # this share of fail_to_pass tests needing a new public name makes a change a feature
-CHANGED_EXPECTATION_SHARE = 0.5  # this share of fail_to_pass tests rewritten in their literals alone: a change
-MIN_MESSAGE_CHARS = 15
+CHANGED_EXPECTATION_SHARE = 0.5  # this share of fail_to_pass tests whose expectations are rewritten: a change
+REPINNED_FLAGS = False  # a later commit rewriting the literals of a test the change added unseats its verdict
 
 _TITLE_FIX = re.compile(r"^(fix|bugfix|hotfix)(\(.*?\))?!?:|\b(fix(e[sd])?|fixing|bug|regression|crash(es)?|"
                         r"incorrect(ly)?|wrong(ly)?|broken|error when|fails?)\b", re.IGNORECASE)
@@ -70,6 +77,14 @@ class FixChange:
     # every test the gate saw, and those that failed with the fix every time (left out of its sets)
     observed: tuple[str, ...] = ()
     fix_side_failing: tuple[str, ...] = ()
+    # what the history says (bench.gate.judge_history): changelog entries about the change ("category@where"),
+    # tests whose expectation the change corrects in a regression of the same release, tests whose new
+    # expectation a later commit sets back to the base's value, and tests whose literals a later commit rewrites
+    entries: tuple[str, ...] = ()
+    regressions: tuple[str, ...] = ()
+    reversed_later: tuple[str, ...] = ()
+    repinned_later: tuple[str, ...] = ()
+    docs_after: tuple[tuple[str, str], ...] = ()  # (path, text) of the documentation files the change edits
 
 
 def judge(change: FixChange) -> Judgement:
@@ -78,34 +93,84 @@ def judge(change: FixChange) -> Judgement:
         return Judgement("revert", ("revert",), (), JUDGE_VERSION)
     project = fragment_categories(change.changed_paths) + notes_categories(change.notes)
     signals += [f"project:{category}" for category in project]
+    signals += [f"project-entry:{entry}" for entry in change.entries]
+    project += [entry.split("@", 1)[0] for entry in change.entries]
     tests = test_functions(change.tests_after, change.fail_to_pass)
     new_public, new_private = introduced_names(change.source_before, change.source_after)
     new_public |= new_methods(change.source_before, change.source_after)
     valued = newly_valued(change.source_before, change.source_after)
     parameters = added_parameters(change.source_before, change.source_after)
-    needing = sorted(test_id for test_id, body in tests.items() if _uses(body, new_public | valued | parameters))
+    needing = sorted(test_id for test_id, body in tests.items() if uses(body, new_public | valued | parameters))
     if needing:
         signals.append(f"new-api:{len(needing)}/{len(change.fail_to_pass)}")
-    signals += [f"new-return-value:{name}" for name in sorted(valued) if any(_uses(b, {name}) for b in tests.values())]
+    signals += [f"new-return-value:{name}" for name in sorted(valued) if any(uses(b, {name}) for b in tests.values())]
     signals += [f"new-parameter:{name}" for name in sorted(parameters)
-                if any(_uses(b, {name}) for b in tests.values())]
-    changed = changed_expectations(test_functions(change.tests_before, change.fail_to_pass), tests)
-    if changed:
-        signals.append(f"changed-expectation:{len(changed)}/{len(change.fail_to_pass)}")
+                if any(uses(b, {name}) for b in tests.values())]
+    shapes = contract_signals(change, tests)
+    signals += shapes.signals
     title = title_category(readable_title(change.title, change.message))
     if title:
         signals.append(f"title:{title}")
     messages = introduced_messages(change.source_before, change.source_after)
     over = tuple(sorted(test_id for test_id, body in tests.items()
-                        if _uses(body, new_private) or _quotes_a_message(body, messages)))
+                        if uses(body, new_private) or quotes_a_message(body, messages)))
     total = len(change.fail_to_pass)
-    shares = (len(needing) / total if total else 0.0, len(changed) / total if total else 0.0)
+    shares = (len(needing) / total if total else 0.0, len(shapes.expectations) / total if total else 0.0)
     own = own_tests(change.tests_before, change.tests_after, change.observed or change.fail_to_pass)
     failing = tuple(sorted(set(own) & set(change.fix_side_failing)))
     if failing:
         signals.append(f"own-tests-failing-with-fix:{len(failing)}/{len(own)}")
-    return Judgement(_verdict(project, shares, title), tuple(signals), over, JUDGE_VERSION,
-                     failing, len(own))
+    verdict = _verdict(project, shares, title, shapes)
+    return Judgement(verdict, tuple(signals), over, JUDGE_VERSION, failing, len(own))
+
+
+@dataclass(frozen=True)
+class Shapes:
+    """What the tests and the source say beyond new API: the signals, the fail_to_pass tests whose expectations
+    the change rewrites (not in a regression), whether it rewrites a contract, and the evidence of a bug."""
+
+    signals: tuple[str, ...]
+    expectations: tuple[str, ...]
+    contract: bool
+    evidence: bool
+    reversed: bool
+
+
+def contract_signals(change: FixChange, tests: dict[str, str]) -> Shapes:
+    old = test_functions(change.tests_before, change.fail_to_pass)
+    regression = set(change.regressions)
+    literal, grown = changed_expectations(old, tests), grown_expectations(old, tests)
+    everything = all_test_ids(change.tests_after)
+    inverted = [t for t in inverted_tests(test_functions(change.tests_before, everything),
+                                          test_functions(change.tests_after, everything)) if t not in regression]
+    swapped = swapped_exceptions(change.source_before, change.source_after, change.docs_after)
+    unchanged = unchanged_failing(change, old, tests)
+    signals = []
+    total = len(change.fail_to_pass)
+    for name, found in (("changed-expectation", literal), ("grown-expectation", grown)):
+        if found:
+            signals.append(f"{name}:{len(found)}/{total}")
+    signals += [f"inverted-test:{test_id}" for test_id in inverted]
+    signals += [f"changed-exception:{swap}" for swap in swapped]
+    if change.regressions:
+        signals.append(f"regression-fix:{len(change.regressions)}/{total}")
+    if unchanged:
+        signals.append(f"unchanged-test-fails:{len(unchanged)}/{total}")
+    signals += [f"reversed-later:{test_id}" for test_id in change.reversed_later]
+    signals += [f"repinned-later:{test_id}" for test_id in change.repinned_later]
+    expectations = tuple(t for t in sorted({*literal, *grown}) if t not in regression)
+    return Shapes(tuple(signals), expectations, bool(inverted or swapped), bool(change.regressions or unchanged),
+                  bool(change.reversed_later) or (REPINNED_FLAGS and bool(change.repinned_later)))
+
+
+def unchanged_failing(change: FixChange, old: dict[str, str], new: dict[str, str]) -> tuple[str, ...]:
+    """fail_to_pass tests the base already had, in a test file the change leaves as it was (and no conftest.py
+    changed): the base fails the project's own unchanged test."""
+    before, after = dict(change.tests_before), dict(change.tests_after)
+    if any(path.rsplit("/", 1)[-1] == "conftest.py" for path in change.changed_paths):
+        return ()
+    return tuple(sorted(test_id for test_id, body in new.items() if old.get(test_id) == body
+                        and before.get(test_id.split("::", 1)[0]) == after.get(test_id.split("::", 1)[0])))
 
 
 def own_tests(before: tuple[tuple[str, str], ...], after: tuple[tuple[str, str], ...],
@@ -116,9 +181,10 @@ def own_tests(before: tuple[tuple[str, str], ...], after: tuple[tuple[str, str],
     return tuple(sorted(test_id for test_id, body in new.items() if old.get(test_id) != body))
 
 
-def _verdict(project: list[str], shares: tuple[float, float], title: str) -> str:
-    """The project's words first, then the diff's shapes, then the title. ``shares``: of the fail_to_pass tests,
-    those that need a new public name, parameter or return value, and those rewritten in their literals alone."""
+def _verdict(project: list[str], shares: tuple[float, float], title: str, shapes: Shapes) -> str:
+    """The project's words first, then the diff's shapes, then the title with evidence. ``shares``: of the
+    fail_to_pass tests, those that need a new public name, parameter or return value, and those whose
+    expectations an existing test rewrites (outside a regression)."""
     new_api_share, changed_share = shares
     if "breaking" in project:
         return "breaking"
@@ -126,8 +192,10 @@ def _verdict(project: list[str], shares: tuple[float, float], title: str) -> str
         return "feature"
     if new_api_share >= NEW_API_SHARE:
         return "feature"  # the tests ask for what the base never had, whatever the change is filed as
+    if shapes.contract:
+        return "change"  # a documented exception swapped, or the project's own test inverted
     if "bugfix" in project:
-        return "bugfix"
+        return "unclear" if shapes.reversed else "bugfix"
     if "change" in project:
         return "change"  # the project filed it, and not as a fix
     if new_api_share > 0:
@@ -136,7 +204,9 @@ def _verdict(project: list[str], shares: tuple[float, float], title: str) -> str
         return "change"  # the project's own tests asserted the old behaviour
     if title == "refactor":
         return "change"  # tests flip under a refactoring's, a CI change's or a speed-up's name
-    if title in ("bugfix", "feature"):
+    if title == "bugfix":
+        return "bugfix" if shapes.evidence and not shapes.reversed else "unclear"  # a title alone admits nothing
+    if title == "feature":
         return title
     return "unclear"
 
@@ -171,138 +241,3 @@ def title_category(title: str) -> str:
     return ""
 
 
-def defined_names(text: str) -> set[str]:
-    """Module-level functions, classes and assigned names, and the methods and attributes classes define."""
-    tree = _parse(text)
-    if tree is None:
-        return set()
-    names: set[str] = set()
-    for node in tree.body:
-        names |= _bound_by(node)
-        if isinstance(node, ast.ClassDef):
-            for member in node.body:
-                names |= _bound_by(member)
-    for node in ast.walk(tree):  # instance attributes: self.x = ...
-        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name) \
-                and node.value.id == "self":
-            names.add(node.attr)
-    return names
-
-
-def _bound_by(node: ast.AST) -> set[str]:
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return {node.name}
-    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
-    return {t.id for target in targets for t in ast.walk(target) if isinstance(t, ast.Name)}
-
-
-def introduced_names(before: tuple[tuple[str, str], ...], after: tuple[tuple[str, str], ...]) -> tuple[set, set]:
-    """(public, private) names the change defines in the source files that none of them defined before."""
-    old = set().union(*(defined_names(text) for _, text in before)) if before else set()
-    new = set().union(*(defined_names(text) for _, text in after)) if after else set()
-    added = {name for name in new - old if len(name) > 2 and not name.startswith("__")}
-    return {n for n in added if not n.startswith("_")}, {n for n in added if n.startswith("_")}
-
-
-def introduced_messages(before: tuple[tuple[str, str], ...], after: tuple[tuple[str, str], ...]) -> set[str]:
-    """String literals (long enough to be a message) in the source after the change and nowhere before."""
-    def literals(pairs) -> set[str]:
-        found = set()
-        for _, text in pairs:
-            tree = _parse(text)
-            for node in ast.walk(tree) if tree is not None else ():
-                if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                    found.update(part for part in re.split(r"\{[^}]*\}|%[sdr]", node.value)
-                                 if len(part.strip()) >= MIN_MESSAGE_CHARS)
-        return found
-
-    return literals(after) - literals(before)
-
-
-_REGEX_EDGES = re.compile(r"^(\^|\.\*|\\A)+|(\$|\.\*|\\Z)+$")
-
-
-_REGEX_CALLS = frozenset({"assertRaisesRegex", "assertRaisesRegexp", "assertWarnsRegex", "assertRegex",
-                          "assertRegexpMatches"})
-
-
-def _quotes_a_message(body: str, messages: set[str]) -> bool:
-    """The test quotes one of ``messages``: verbatim, or as the core of a pattern it matches against
-    (``match=".*should be str.*"``, ``assertRaisesRegex``, or a literal with regex anchors at its ends)."""
-    if not messages or not body:
-        return False
-    if any(message in body for message in messages):
-        return True
-    tree = _parse(body)
-    cores = {re.sub(r"\\(.)", r"\1", _REGEX_EDGES.sub("", pattern)) for pattern in _patterns(tree)} if tree else set()
-    return any(len(core) >= MIN_MESSAGE_CHARS and core in message for core in cores for message in messages)
-
-
-def _patterns(tree: ast.AST) -> set[str]:
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.keyword) and node.arg == "match":
-            found |= _strings(node.value)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _REGEX_CALLS:
-            found |= {text for arg in node.args[1:2] for text in _strings(arg)}
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _REGEX_EDGES.search(node.value):
-            found.add(node.value)
-    return found
-
-
-def _strings(node: ast.AST) -> set[str]:
-    return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
-
-
-def test_functions(tests: tuple[tuple[str, str], ...], test_ids: tuple[str, ...]) -> dict[str, str]:
-    """test id -> the source of its test function with its decorators (a parametrized test's cases are part of
-    what it asserts), or of its class when the id names a class."""
-    sources = dict(tests)
-    parsed: dict[str, tuple[ast.Module | None, list[str]]] = {}
-    bodies = {}
-    for test_id in test_ids:
-        path, _, rest = test_id.partition("::")
-        names = [part.split("[", 1)[0] for part in rest.split("::")]
-        if path not in parsed:  # one parse per file, however many of its tests are asked for
-            text = sources.get(path, "")
-            parsed[path] = (_parse(text), text.splitlines(keepends=True))
-        tree, lines = parsed[path]
-        node = _find(tree, names) if tree is not None else None
-        if node is not None:  # the node's own text, as ast.get_source_segment gives it (offsets count bytes)
-            first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
-            segment = [line.encode("utf-8") for line in lines[first - 1 : node.end_lineno]]
-            if first == node.end_lineno:
-                segment = [segment[0][node.col_offset : node.end_col_offset]]
-            else:  # the decorators and the def line lose their indentation, so the text parses on its own
-                header = node.lineno - first + 1
-                segment = [_unindent(line, node.col_offset) for line in segment[:header]] + segment[header:]
-                segment[-1] = segment[-1][: node.end_col_offset]
-            bodies[test_id] = b"".join(segment).decode("utf-8", "replace")
-    return bodies
-
-
-def _unindent(line: bytes, width: int) -> bytes:
-    return line if line[:width].strip() else line[width:]
-
-
-def _find(tree: ast.AST, names: list[str]) -> ast.AST | None:
-    scope: ast.AST | None = tree
-    for name in names:
-        body = getattr(scope, "body", [])
-        scope = next((n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                      and n.name == name), None)
-        if scope is None:
-            return None
-    return scope
-
-
-def _uses(body: str, names: set[str]) -> bool:
-    if not names or not body:
-        return False
-    tree = _parse(body)
-    if tree is None:
-        return False
-    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
-        {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} | \
-        {n.arg for n in ast.walk(tree) if isinstance(n, ast.keyword) and n.arg}
-    return bool(used & names)

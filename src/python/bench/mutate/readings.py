@@ -3,7 +3,8 @@
 The rules of ``anomalies``, ``contradictions`` and the modules they read refuse the giveaways a rule can state;
 readers find more (docs/measurements/mutation-audit.md). So every mutation task of the published pool is also
 read by hand under the stated rule (G1 a stub, G2 a form the file does not use, G3 a lint-level anomaly, G4 a
-break of an evident pattern) and kept only while no reader calls it a giveaway. ``tasks/_readings/mutation.json``
+break of an evident pattern, G5 a comment next to the site that the mutant contradicts) and kept only while no
+reader calls it a giveaway. ``tasks/_readings/mutation.json``
 records every verdict, kept or retired, by task id: a list of readings, each with the reading it came from, the
 verdict and the reader's reason (docs/measurements/mutation-reading-brief.md is the readers' brief).
 """
@@ -18,7 +19,7 @@ from pathlib import Path
 from bench.errors import SpecError
 
 RECORD = Path("tasks") / "_readings" / "mutation.json"
-VERDICT = re.compile(r"^(no|no \(borderline\)|yes(?: \(borderline\))?: G[1-4]\b.*)$")
+VERDICT = re.compile(r"^(no|no \(borderline\)|yes(?: \(borderline\))?: G[1-5]\b.*)$")
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ def _reading(task_id: str, entry: object, source: str) -> Reading:
                         kind="readings", path=source)
     if not VERDICT.match(entry["verdict"]):
         raise SpecError(f"{task_id}: verdict {entry['verdict']!r} is not 'no', 'no (borderline)' or "
-                        f"'yes: G1'..'yes: G4'", kind="readings", path=source)
+                        f"'yes: G1'..'yes: G5'", kind="readings", path=source)
     return Reading(entry["reading"], entry["verdict"], entry["why"])
 
 

@@ -12,11 +12,11 @@ def _entry(verdict: str, reading: str = "screen") -> list:
 
 def test_verdicts_read_as_kept_or_giveaway():
     found = readings.parse({"a": _entry("no"), "b": _entry("no (borderline)"), "c": _entry("yes: G4"),
-                            "d": _entry("yes (borderline): G3")})
-    assert [found[k].giveaway for k in "abcd"] == [False, False, True, True]
+                            "d": _entry("yes (borderline): G3"), "e": _entry("yes: G5")})
+    assert [found[k].giveaway for k in "abcde"] == [False, False, True, True, True]  # G5: a comment contradicted
 
 
-@pytest.mark.parametrize("verdict", ["maybe", "yes", "yes: G5", "No", ""])
+@pytest.mark.parametrize("verdict", ["maybe", "yes", "yes: G6", "No", ""])
 def test_a_verdict_outside_the_rule_is_an_error_naming_the_task(verdict):
     with pytest.raises(SpecError, match="task-x"):
         readings.parse({"task-x": _entry(verdict)})
