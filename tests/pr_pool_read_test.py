@@ -2,7 +2,6 @@
 called false (no bug fix) is in it, and every reading names a PR task the repository knows
 (``tasks/_readings/pr.json``; docs/measurements/pr-reading-brief.md; ``scripts/pr_readings.py``)."""
 
-import pytest
 
 from bench.gate import pr_readings
 from bench.spec.load import discover, load_all
@@ -15,15 +14,9 @@ def _pr_ids(retired: bool) -> set[str]:
     return {s.task_id for s in load_all(discover(ROOT, retired=retired)) if s.kind == "pr"}
 
 
-@pytest.mark.xfail(strict=True, reason="the PR pool is being read twice by hand (issue 37): "
-                                       "`python scripts/pr_readings.py unread` lists what is left")
 def test_every_pr_task_in_the_pool_was_read_twice():
-    """Fails while any PR task of the pool has fewer than two readings.
-
-    The pool's reading is under way, so this test is marked ``xfail(strict=True)``: it is expected to fail and
-    CI stays green while unread tasks remain. Strict means the day the last task gets its second reading the test
-    passes, the unexpected pass fails the build, and the marker must come off, from then on an unread task
-    (a newly admitted one) fails the build. Do not drop ``strict``."""
+    """Fails on any PR task of the pool with fewer than two independent readings (a newly admitted task is read
+    twice before it counts)."""
     left = pr_readings.unread(pr_readings.load(ROOT), _pr_ids(retired=False))
     assert left == [], f"{len(left)} PR tasks of the pool without two readings, e.g. {left[:3]}"
 
