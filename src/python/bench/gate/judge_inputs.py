@@ -24,7 +24,17 @@ _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 
 
 def judge_spec(spec: TaskSpec, *, mirror: Path | None = None, fix_side_failing: tuple[str, ...] = ()) -> Judgement:
-    return judge(fix_change(spec, mirror=mirror, fix_side_failing=fix_side_failing))
+    change = fix_change(spec, mirror=mirror, fix_side_failing=fix_side_failing)
+    return judge(replace(change, read_as_bug=read_as_bug(spec.task_id)))
+
+
+def read_as_bug(task_id: str) -> bool:
+    """Two independent hand readings of the task found a real bug (tasks/_readings/pr.json)."""
+    from bench.gate import pr_readings
+    from bench.variables import find_root
+
+    found = pr_readings.load(find_root()).get(task_id)
+    return bool(found and found.bug_confirmed)
 
 
 def fix_change(spec: TaskSpec, *, mirror: Path | None = None, fix_side_failing: tuple[str, ...] = ()) -> FixChange:

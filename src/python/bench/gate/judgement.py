@@ -44,7 +44,7 @@ from bench.gate.project_words import NOTES_FILE, NotesChange, fragment_categorie
 from bench.gate.change_text import introduced_messages, introduced_names, quotes_a_message, test_functions, uses
 from bench.spec.model import Judgement
 
-JUDGE_VERSION = "4"
+JUDGE_VERSION = "5"
 # "change": a deliberate change of behaviour, output or wording that repairs nothing (or that the project files
 # under misc / docs / deprecation)
 VERDICTS = ("bugfix", "feature", "breaking", "change", "revert", "unclear")
@@ -85,6 +85,8 @@ class FixChange:
     reversed_later: tuple[str, ...] = ()
     repinned_later: tuple[str, ...] = ()
     docs_after: tuple[tuple[str, str], ...] = ()  # (path, text) of the documentation files the change edits
+    # two independent hand readings found a real bug, each stating its evidence (bench.gate.pr_readings)
+    read_as_bug: bool = False
 
 
 def judge(change: FixChange) -> Judgement:
@@ -120,7 +122,9 @@ def judge(change: FixChange) -> Judgement:
     failing = tuple(sorted(set(own) & set(change.fix_side_failing)))
     if failing:
         signals.append(f"own-tests-failing-with-fix:{len(failing)}/{len(own)}")
-    verdict = _verdict(project, shares, title, shapes)
+    if change.read_as_bug:
+        signals.append("read-twice:bug")
+    verdict = _verdict(project, shares, title, shapes, read_as_bug=change.read_as_bug)
     return Judgement(verdict, tuple(signals), over, JUDGE_VERSION, failing, len(own))
 
 
@@ -181,7 +185,8 @@ def own_tests(before: tuple[tuple[str, str], ...], after: tuple[tuple[str, str],
     return tuple(sorted(test_id for test_id, body in new.items() if old.get(test_id) != body))
 
 
-def _verdict(project: list[str], shares: tuple[float, float], title: str, shapes: Shapes) -> str:
+def _verdict(project: list[str], shares: tuple[float, float], title: str, shapes: Shapes, *,
+             read_as_bug: bool = False) -> str:
     """The project's words first, then the diff's shapes, then the title with evidence. ``shares``: of the
     fail_to_pass tests, those that need a new public name, parameter or return value, and those whose
     expectations an existing test rewrites (outside a regression)."""
@@ -204,8 +209,8 @@ def _verdict(project: list[str], shares: tuple[float, float], title: str, shapes
         return "change"  # the project's own tests asserted the old behaviour
     if title == "refactor":
         return "change"  # tests flip under a refactoring's, a CI change's or a speed-up's name
-    if title == "bugfix":
-        return "bugfix" if shapes.evidence and not shapes.reversed else "unclear"  # a title alone admits nothing
+    if title == "bugfix":  # a title alone admits nothing: the history's evidence, or two readers', must back it
+        return "bugfix" if (shapes.evidence or read_as_bug) and not shapes.reversed else "unclear"
     if title == "feature":
         return title
     return "unclear"

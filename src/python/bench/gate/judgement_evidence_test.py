@@ -46,7 +46,12 @@ class Repo:
 
 def _judged(repo: Repo, base: str, fix: str, title: str, fail_to_pass=("tests/test_s.py::test_area",),
             test_files=("tests/test_s.py",)):
-    spec = spec_from_document({
+    return judge(fix_change(_judged_spec(repo, base, fix, title, fail_to_pass, test_files), mirror=repo.path))
+
+
+def _judged_spec(repo: Repo, base: str, fix: str, title: str, fail_to_pass=("tests/test_s.py::test_area",),
+                 test_files=("tests/test_s.py",)):
+    return spec_from_document({
         "schema_version": 1, "task_id": "shapes-3", "kind": "pr", "repo": "example/shapes",
         "source_files": ["shapes.py"], "test_files": list(test_files), "fail_to_pass": list(fail_to_pass),
         "pass_to_pass": [], "image": "trixie-py313", "lockfile": "lockfiles/tasks/shapes-3.lock",
@@ -54,7 +59,6 @@ def _judged(repo: Repo, base: str, fix: str, title: str, fail_to_pass=("tests/te
         "provenance": {"source": "pull-request", "pr_number": 3, "title": title,
                        "url": "https://example.invalid/pull/3"},
     }, path="shapes-3.json")
-    return judge(fix_change(spec, mirror=repo.path))
 
 
 def _fix_with_release(tmp_path, changelog: str, title: str = "fix: area"):
@@ -69,7 +73,30 @@ def test_a_title_alone_admits_nothing(tmp_path, monkeypatch):
     monkeypatch.setenv("BENCH_CACHE_DIR", str(tmp_path / "cache"))
     repo, base, fix = _fix_with_release(tmp_path, "# Changelog\n\n## 1.1\n\n- Faster builds.\n")
     judged = _judged(repo, base, fix, "fix: area")
-    assert (judged.verdict, judged.signals, judged.version) == ("unclear", ("title:bugfix",), "4")
+    assert (judged.verdict, judged.signals, judged.version) == ("unclear", ("title:bugfix",), "5")
+
+
+def test_two_readings_that_find_the_bug_back_a_fix_title_and_one_false_reading_does_not(tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    from bench.gate.judgement import judge as judge_change
+    from bench.gate.pr_readings import parse
+
+    monkeypatch.setenv("BENCH_CACHE_DIR", str(tmp_path / "cache"))
+    repo, base, fix = _fix_with_release(tmp_path, "# Changelog\n\n## 1.1\n\n- Faster builds.\n")
+    spec = _judged_spec(repo, base, fix, "fix: area")
+    change = fix_change(spec, mirror=repo.path)
+
+    def readings(*verdicts):
+        found = parse({"shapes-3": [{"reading": f"reader {n}", "verdict": v, "why": "area's docstring says w*h"}
+                                    for n, v in enumerate(verdicts)]})
+        return found["shapes-3"].bug_confirmed
+
+    assert readings("good", "questionable: R2") and not readings("good") and not readings("good", "false: R1")
+    assert not readings("good", "questionable: R1")
+    judged = judge_change(replace(change, read_as_bug=readings("good", "good")))
+    assert (judged.verdict, judged.signals) == ("bugfix", ("title:bugfix", "read-twice:bug"))
+    assert judge_change(replace(change, read_as_bug=False)).verdict == "unclear"
 
 
 def test_a_release_entry_naming_the_pr_under_fixed_admits_the_fix(tmp_path, monkeypatch):

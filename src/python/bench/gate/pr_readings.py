@@ -32,6 +32,10 @@ _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 _CRITERION = re.compile(r"\bR([1-4])\b")
 
 
+def _criteria(verdict: str) -> set[str]:
+    return {f"R{n}" for n in _CRITERION.findall(verdict)}
+
+
 @dataclass(frozen=True)
 class Reading:
     reading: str
@@ -57,6 +61,14 @@ class TaskReadings:
     def read_enough(self) -> bool:
         """Read by at least two differently named readings."""
         return len({r.reading for r in self.readings}) >= READINGS_NEEDED
+
+    @property
+    def bug_confirmed(self) -> bool:
+        """Two independent readings, neither false, both holding R1 (a real bug against documented or clearly
+        intended behaviour, found in the docstring, the docs, a spec it implements or an obvious crash): the
+        readers' stated evidence, which the judgement takes where a change's title is its only other word."""
+        holding = {r.reading for r in self.readings if not r.false and "R1" not in _criteria(r.verdict)}
+        return not self.false and len(holding) >= READINGS_NEEDED
 
 
 def normalise(cell: str, *, where: str = "") -> str:
