@@ -109,3 +109,21 @@ def test_committed_task_specs_all_validate():
 
     specs = load_all(discover(find_root()))
     assert len({s.task_id for s in specs}) == len(specs)
+
+
+def test_validate_synthetic_proves_a_task_sound_and_names_an_unsound_one(tmp_path: Path):
+    from bench.testing.support import checkout_root
+
+    root = checkout_root()
+    good = _bench("validate", "--synthetic", "tasks/synthetic/caesar_shift.json", cwd=root)
+    assert good.returncode == 0, good.stderr[-2000:]
+    assert good.stdout.splitlines()[0].startswith("ok   synthetic.caesar_shift")
+    assert good.stdout.splitlines()[-1] == "1 passed, 0 failed"
+    spec = json.loads((root / "tasks/synthetic/caesar_shift.json").read_text())
+    moved = spec["pass_to_pass"].pop(0)
+    spec["fail_to_pass"] = spec["fail_to_pass"] + [moved]  # a target that already passes at base
+    (tmp_path / "caesar_shift.json").write_text(json.dumps(spec))
+    bad = _bench("validate", "--synthetic", str(tmp_path / "caesar_shift.json"), cwd=root)
+    assert bad.returncode == 1, bad.stderr[-2000:]
+    assert bad.stdout.splitlines()[0].startswith("FAIL synthetic.caesar_shift")
+    assert "Traceback" not in bad.stderr

@@ -86,7 +86,9 @@ def _soundness(specs: list) -> int:
     results = check_all(specs)
     bad = [r for r in results if not r.ok]
     for r in results:
-        print(f"{'ok  ' if r.ok else 'FAIL'} {r.task_id} {r.detail}")
+        detail = "; ".join(r.problems) if r.problems else (
+            f"sound: {len(r.observed_fail_to_pass)} fail_to_pass, {len(r.observed_pass_to_pass)} pass_to_pass")
+        print(f"{'ok  ' if r.ok else 'FAIL'} {r.task_id} {detail}")
     print(f"{len(results) - len(bad)} passed, {len(bad)} failed")
     if bad:
         raise CheckFailed(f"{len(bad)} synthetic task(s) unsound")
