@@ -102,36 +102,19 @@ def plant_decoys(run_dir: Path, targets: Sequence[str], *, limit: int = MAX_DECO
 
 def _clones(source: bytes, wanted: list[tuple[str, ...]]) -> list[tuple[str, str, str, str]]:
     """(appended source, decoy id within the file, real id within the file, kind) per test that can be cloned."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return []
-    top = {node.name: node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
-    made = []
-    for names in wanted:
-        if len(names) == 1 and isinstance(top.get(names[0]), ast.FunctionDef):
-            clone, kind = _perturbed(top[names[0]], as_method=True)
-            if clone is not None:
-                cls = f"Test{secrets.token_hex(4).capitalize()}"
-                made.append((f"class {cls}:\n{_indent(ast.unparse(clone))}\n", f"{cls}::{names[0]}", names[0],
-                             kind))
-        elif len(names) == 2 and isinstance(top.get(names[0]), ast.ClassDef):
-            made += _method_clone(top[names[0]], names[1])
-    return made
-
-
-def _method_clone(owner: ast.ClassDef, name: str) -> list[tuple[str, str, str, str]]:
-    method = next((n for n in owner.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
-    clone, kind = _perturbed(method, as_method=False)
-    if clone is None:
-        return []
-    return [_subclass_with(owner, clone, kind)]
+    return _planted(source, wanted, turned=True)
 
 
 def _copies(source: bytes, wanted: list[tuple[str, ...]]) -> list[tuple[str, str, str, str]]:
     """Unchanged copies of the wanted tests, made the way decoys are (a class of a random name, or a subclass
     with the other tests blanked): the real test's outcome under an id no prompt shows. Code that forges the
     outcome of the real ids leaves its copy failing."""
+    return _planted(source, wanted, turned=False)
+
+
+def _planted(source: bytes, wanted: list[tuple[str, ...]], *, turned: bool) -> list[tuple[str, str, str, str]]:
+    """A decoy (``turned``: one check changed) or an unchanged copy of each wanted test that can be made: a
+    module-level test becomes a method of a class of a random name, a method goes into a subclass."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
@@ -140,16 +123,25 @@ def _copies(source: bytes, wanted: list[tuple[str, ...]]) -> list[tuple[str, str
     made = []
     for names in wanted:
         if len(names) == 1 and isinstance(top.get(names[0]), ast.FunctionDef):
-            copy = ast.parse(ast.unparse(top[names[0]])).body[0]
-            copy.args.posonlyargs, copy.args.args = [], [ast.arg("self"), *copy.args.posonlyargs, *copy.args.args]
-            cls = f"Test{secrets.token_hex(4).capitalize()}"
-            made.append((f"class {cls}:\n{_indent(ast.unparse(copy))}\n", f"{cls}::{names[0]}", names[0], "copy"))
+            clone, kind = _perturbed(top[names[0]], as_method=True) if turned else (
+                _as_method(ast.parse(ast.unparse(top[names[0]])).body[0]), "copy")
+            if clone is not None:
+                cls = f"Test{secrets.token_hex(4).capitalize()}"
+                made.append((f"class {cls}:\n{_indent(ast.unparse(clone))}\n", f"{cls}::{names[0]}", names[0],
+                             kind))
         elif len(names) == 2 and isinstance(top.get(names[0]), ast.ClassDef):
             owner = top[names[0]]
             method = next((n for n in owner.body if isinstance(n, ast.FunctionDef) and n.name == names[1]), None)
-            if method is not None:
-                made.append(_subclass_with(owner, method, "copy"))
+            clone, kind = _perturbed(method, as_method=False) if turned else (method, "copy")
+            if clone is not None:
+                made.append(_subclass_with(owner, clone, kind))
     return made
+
+
+def _as_method(function: ast.FunctionDef) -> ast.FunctionDef:
+    function.args.posonlyargs, function.args.args = [], [ast.arg("self"), *function.args.posonlyargs,
+                                                         *function.args.args]
+    return function
 
 
 def _subclass_with(owner: ast.ClassDef, method: ast.FunctionDef, kind: str) -> tuple[str, str, str, str]:
@@ -196,7 +188,7 @@ def _perturbed(function, *, as_method: bool):
     else:
         return None, ""
     if as_method:
-        clone.args.posonlyargs, clone.args.args = [], [ast.arg("self"), *clone.args.posonlyargs, *clone.args.args]
+        _as_method(clone)
     clone.body = [_failing_cheaply(clone.body)]
     return clone, kind
 
