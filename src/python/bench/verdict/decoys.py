@@ -152,12 +152,33 @@ def _subclass_with(owner: ast.ClassDef, method: ast.FunctionDef, kind: str) -> t
     # Decorators and defaults run in the class body, where the owner's own names (a parametrize table kept
     # as a class attribute) are not in scope: bind the ones they read from the owner first.
     bound = "".join(f"    {name} = {owner.name}.{name}\n" for name in _owner_names_read(owner, method))
-    body = bound + "".join(f"    {other} = None\n" for other in others) + _indent(ast.unparse(method))
+    body = bound + "".join(f"    {other} = None\n" for other in others) + _indent(ast.unparse(
+        _PrivateNames(owner.name).visit(ast.parse(ast.unparse(method)).body[0])))
     # The subclass answers to the class's own name: fixtures that look their class up by name (a locale per
     # test class) find what they found for the real test.
     renamed = f"{cls}.__name__ = {cls}.__qualname__ = {owner.name!r}\n"
     return (f"class {cls}({owner.name}):\n{body}\n{renamed}", f"{cls}::{method.name}",
             f"{owner.name}::{method.name}", kind)
+
+
+class _PrivateNames(ast.NodeTransformer):
+    """``self.__x`` written in the owner's body means ``self._Owner__x`` (name mangling by the enclosing class):
+    spelt out, so that the clone, in a class of another name, reaches the same attribute."""
+
+    def __init__(self, owner: str) -> None:
+        self.prefix = "_" + owner.lstrip("_")
+
+    def _mangled(self, name: str) -> str:
+        return self.prefix + name if name.startswith("__") and not name.endswith("__") else name
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        self.generic_visit(node)
+        node.attr = self._mangled(node.attr)
+        return node
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        node.id = self._mangled(node.id)
+        return node
 
 
 def _owner_names_read(owner: ast.ClassDef, method: ast.FunctionDef) -> list[str]:

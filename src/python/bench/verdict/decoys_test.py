@@ -201,3 +201,29 @@ def test_clones_of_a_method_parametrised_by_a_class_attribute_still_collect(tmp_
     assert {outcomes[f"{copy}[{n}]"] for n in (1, 2)} == {"passed"}, outcomes
     assert {outcomes[f"{decoy}[{n}]"] for n in (1, 2)} == {"failed"}, outcomes
     assert decoys.findings(outcomes) == ()
+
+
+PRIVATE_HELPER = textwrap.dedent('''\
+    import unittest
+
+    from shapes import area
+
+
+    class Shapes(unittest.TestCase):
+        def __side(self):
+            return 3
+
+        def test_square(self):
+            assert area(self.__side()) == 9
+    ''')
+
+
+def test_clones_of_a_method_reach_the_owners_private_helpers(tmp_path):
+    run = _tree(tmp_path)
+    (run / "tests" / "test_shapes.py").write_text(PRIVATE_HELPER)
+    decoys = plant_decoys(run, ["tests/test_shapes.py::Shapes::test_square"])
+    outcomes = _outcomes(_pytest(run))
+    (copy, _), = decoys.copies
+    (decoy, _), = decoys.pairs
+    assert (outcomes[copy], outcomes[decoy]) == ("passed", "failed"), outcomes
+    assert decoys.findings(outcomes) == ()
