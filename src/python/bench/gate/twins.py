@@ -27,7 +27,8 @@ class Twin:
 
 
 def reverted_fixes(specs) -> list:
-    return [s for s in specs if s.kind == "mutation" and s.mutation is not None
+    # a task's own data says what it is (a mutation record; a PR's fix commit): kinds stay behind their seam
+    return [s for s in specs if s.mutation is not None
             and s.mutation.operator == REVERTED_FIX and s.provenance.reverted_commit]
 
 
@@ -46,7 +47,7 @@ def find_twins(specs, mirror_of=None) -> tuple[Twin, ...]:
         mirror_of = mirror_for
     by_repo: dict[str, list] = {}
     for spec in specs:
-        if spec.kind == "pr" and spec.fix_sha:
+        if spec.mutation is None and spec.fix_sha:
             by_repo.setdefault(spec.repo, []).append(spec)
     mirrors = {repo: mirror_of(repo) for repo in by_repo}
     found = []
