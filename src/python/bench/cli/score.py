@@ -17,7 +17,7 @@ EPILOG = """examples:
   bench score --model llamacpp/smollm2 --turns 4 --both-conditions --resample
   bench score --predictions preds.jsonl        score SWE-bench-style predictions (instance_id, model_patch)
   bench score --model repairer --tasks kind:mutation --cluster tcp://10.0.0.5:8786
-                                               the same units on a Dask cluster (README: Running on a cluster)
+                                               the same units on a Dask cluster (docs/scaling.md)
 Runs go to a new results/runs/<model>/<UTC time>/ (ignored by git) unless --out, --name or --update-reference
 says otherwise; <model> is the model's id made a safe folder name: every run of characters other than letters,
 digits, '.', '_' and '-' becomes one '-' (ollama/llama3:8b → ollama-llama3-8b). --out is refused (exit 2) on a
