@@ -63,7 +63,8 @@ def main(argv=None) -> int:
     from bench.testing.hardcoded import load_fixes
 
     mirror = args.mirror
-    specs = {spec.task_id: spec for spec in load_all(discover(ROOT))}
+    # a fix's task may have left the pool since (re-judged): it stays a certified task to measure the tier on
+    specs = {spec.task_id: spec for spec in load_all(discover(ROOT, retired=True))}
     fixes = [f for f in load_fixes(ROOT) if not args.task_ids or f.task_id in args.task_ids]
     unknown = sorted(set(args.task_ids) - {f.task_id for f in fixes})
     if unknown:
