@@ -134,7 +134,7 @@ class OpenAICompatibleModel:
             self._refuse_key(exc)
             if exc.status_code in UNSERVED_STATUSES:
                 raise UsageError(unserved_message(self.model_id, self.served_name, where, exc.status_code,
-                                                  _CLIENT_PREFIX.sub("", str(exc.message)), models_status)) from exc
+                                                  _server_said(exc), models_status)) from exc
         except openai.APITimeoutError:
             return  # reachable but slow (a model still loading): the run's own budget decides
         except openai.APIConnectionError as exc:
@@ -165,6 +165,19 @@ def unserved_message(model_id: str, served_name: str, where: str, status: int, s
     return (f"{model_id}: POST {where}/chat/completions for model {served_name!r} answered HTTP {status} "
             f"({said[:200]}){listing}: this server does not serve that model through an OpenAI-compatible "
             f"chat-completions route. Check the base URL (it usually ends in /v1) and the model name")
+
+
+def _server_said(exc) -> str:
+    """The server's own words in an error answer: the JSON body's ``error.message`` where there is one (client
+    versions differ in how much of the body they put in ``message``), else the message without the client's
+    prefix."""
+    body = getattr(exc, "body", None)
+    error = body.get("error", body) if isinstance(body, dict) else body
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        return error["message"]
+    if isinstance(error, str) and error:
+        return error
+    return _CLIENT_PREFIX.sub("", str(exc.message))
 
 
 def _env(name: str) -> str | None:
