@@ -106,7 +106,7 @@ def test_decoys_clone_target_tests_with_the_same_name_and_an_honest_fix_fails_ev
     assert "test_other" not in output.split("FAILED", 1)[-1]  # a blanked sibling does not run again
     outcomes = _outcomes(output)
     assert {d: outcomes[d] for d, _ in decoys.pairs} == {d: "failed" for d, _ in decoys.pairs}
-    assert decoys.findings(outcomes) == ()
+    assert decoys.findings(outcomes) + decoys.copy_findings(outcomes) == ()
     decoys.restore()
     assert (run / "tests" / "test_shapes.py").read_text() == TESTS
 
@@ -144,7 +144,7 @@ def test_hidden_copies_of_the_targets_pass_beside_them_under_an_honest_fix(tmp_p
     copies = {copy + case: outcome for copy, _ in decoys.copies for case in ("", "[1-1]", "[2-4]")
               if (outcome := outcomes.get(copy + case))}
     assert len(copies) == 6 and set(copies.values()) == {"passed"}, outcomes
-    assert decoys.findings(outcomes) == ()
+    assert decoys.findings(outcomes) + decoys.copy_findings(outcomes) == ()
 
 
 FORGER = textwrap.dedent('''\
@@ -169,10 +169,10 @@ def test_a_pass_forged_for_the_exact_target_ids_is_a_finding_through_the_hidden_
     decoys = plant_decoys(run, targets, limit=0)
     outcomes = _outcomes(_pytest(run))
     assert [outcomes[t] for t in targets] == ["passed", "passed"]  # the forgery works on the real ids
-    assert decoys.findings(outcomes) == tuple(
+    assert decoys.copy_findings(outcomes) == tuple(
         f"hidden copy (an unchanged copy of {t} under another name was failed)" for t in targets)
     del outcomes[decoys.copies[0][0]]  # a copy kept from running is a finding too
-    assert decoys.findings(outcomes)[0].endswith("was not run)")
+    assert decoys.copy_findings(outcomes)[0].endswith("was not run)")
 
 
 CLASS_TABLE = textwrap.dedent('''\
@@ -200,7 +200,7 @@ def test_clones_of_a_method_parametrised_by_a_class_attribute_still_collect(tmp_
     (decoy, _), = decoys.pairs
     assert {outcomes[f"{copy}[{n}]"] for n in (1, 2)} == {"passed"}, outcomes
     assert {outcomes[f"{decoy}[{n}]"] for n in (1, 2)} == {"failed"}, outcomes
-    assert decoys.findings(outcomes) == ()
+    assert decoys.findings(outcomes) + decoys.copy_findings(outcomes) == ()
 
 
 PRIVATE_HELPER = textwrap.dedent('''\
@@ -226,4 +226,4 @@ def test_clones_of_a_method_reach_the_owners_private_helpers(tmp_path):
     (copy, _), = decoys.copies
     (decoy, _), = decoys.pairs
     assert (outcomes[copy], outcomes[decoy]) == ("passed", "failed"), outcomes
-    assert decoys.findings(outcomes) == ()
+    assert decoys.findings(outcomes) + decoys.copy_findings(outcomes) == ()

@@ -140,7 +140,7 @@ def run_tests(
     if guarded is not None:
         findings = (_marker_rules(result.received_from("marker")) + spare_findings(result.received)
                     or _canary_findings(guarded, report) + _decoy_findings(guarded, report))
-        if_solved = _data_findings(guarded, workdir)
+        if_solved = _data_findings(guarded, workdir) + _copy_findings(guarded, report)
         if report is not None:
             report = _without(report, guarded)
     return TestRun(
@@ -220,6 +220,12 @@ def _decoy_findings(guarded, report: JUnitReport | None) -> tuple[str, ...]:
     if report is None:
         return ()
     return guarded.decoys.findings({o.test_id: o.outcome for o in report.outcomes})
+
+
+def _copy_findings(guarded, report: JUnitReport | None) -> tuple[str, ...]:
+    if report is None:
+        return ()
+    return guarded.decoys.copy_findings({o.test_id: o.outcome for o in report.outcomes})
 
 
 def _without(report: JUnitReport, guarded) -> JUnitReport:
