@@ -17,9 +17,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -80,18 +78,12 @@ def do_import(table: Path, label: str, retire: bool) -> int:
     giveaways = [task for task, verdict, _ in rows if verdict.startswith("yes")]
     print(f"{len(rows)} read, {len(giveaways)} giveaways")
     if retire:
+        from bench.spec.retire import retire_spec
+
         in_pool = {s.task_id: s for s in pool_specs()}
         for task in giveaways:
             if task in in_pool:
-                source = Path(in_pool[task].path).resolve().relative_to(ROOT)
-                target = Path("tasks") / "_retired" / source.parent.name / source.name
-                (ROOT / target).parent.mkdir(parents=True, exist_ok=True)
-                tracked = subprocess.run(["git", "ls-files", "--error-unmatch", str(source)], cwd=ROOT,
-                                         capture_output=True).returncode == 0
-                if tracked:
-                    subprocess.run(["git", "mv", str(source), str(target)], cwd=ROOT, check=True)
-                else:  # admitted since the last commit: it leaves the pool the same way, with no history
-                    os.replace(ROOT / source, ROOT / target)
+                retire_spec(ROOT, Path(in_pool[task].path))
                 print(f"retired {task}")
     return 0
 

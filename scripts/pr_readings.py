@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -67,19 +66,13 @@ def do_import(table: Path, label: str, retire: bool) -> int:
 def retire_tasks(task_ids: list[str]) -> None:
     """Move each task out of the pool into tasks/_retired/<its folder>/ (git mv when tracked), then rewrite
     the BUILD files of the pool's folders."""
+    from bench.spec.retire import retire_spec
+
     in_pool = {s.task_id: s for s in pr_specs()}
     for task in task_ids:
         if task not in in_pool:
             continue
-        source = Path(in_pool[task].path).resolve().relative_to(ROOT)
-        target = Path("tasks") / "_retired" / source.parent.name / source.name
-        (ROOT / target).parent.mkdir(parents=True, exist_ok=True)
-        tracked = subprocess.run(["git", "ls-files", "--error-unmatch", str(source)], cwd=ROOT,
-                                 capture_output=True).returncode == 0
-        if tracked:
-            subprocess.run(["git", "mv", str(source), str(target)], cwd=ROOT, check=True)
-        else:  # admitted since the last commit: it leaves the pool the same way, with no history
-            os.replace(ROOT / source, ROOT / target)
+        retire_spec(ROOT, Path(in_pool[task].path))
         print(f"retired {task}")
     from bench.gate.pants_targets import sync
     from bench.spec.load import discover, load_all
