@@ -14,6 +14,8 @@ import ast
 import re
 from dataclasses import dataclass
 
+from bench import pyast
+
 Range = tuple[int, int]  # first and last line, 1-based, inclusive
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # ASCII identifiers, as localization and retrieval read text
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -56,7 +58,7 @@ class CodeMap:
 def map_code(path: str, source: str) -> CodeMap | None:
     """The file's blocks; None when it does not parse (it is then shown whole or not at all)."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except (SyntaxError, ValueError):
         return None
     definitions: list[Definition] = []

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from bench import pyast
+
 
 @dataclass(frozen=True)
 class FailingTestRef:
@@ -52,7 +54,7 @@ def group_by_file(test_ids: tuple[str, ...]) -> dict[str, list[FailingTestRef]]:
 def extract(source: str, refs: list[FailingTestRef]) -> str:
     """The test functions of ``refs`` from one file's ``source``, with their class headers."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError as exc:
         return f"# (this file does not parse: {exc.msg} at line {exc.lineno})\n"
     lines = source.splitlines(keepends=True)

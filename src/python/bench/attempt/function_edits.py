@@ -31,6 +31,7 @@ import re
 import textwrap
 from typing import Callable
 
+from bench import pyast
 from bench.attempt.code_map import first_line
 from bench.attempt.edits import MAX_BLOCKS, MAX_REPLY_BYTES, Edit
 from bench.errors import EditError
@@ -114,7 +115,7 @@ def _path_above(lines: list[str], index: int) -> str:
 def _definitions(code: str, path: str, line: int) -> list[tuple[ast.AST, str]]:
     source = textwrap.dedent(code)
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError as exc:
         raise EditError(f"the block for {path} (reply line {line}) is not valid Python: {exc.msg} "
                         f"(line {exc.lineno})", reason="unparsable") from None
@@ -130,7 +131,7 @@ def _replacement(path: str, text: str | None, node: ast.AST, new_text: str) -> E
     if text is None:
         raise EditError(f"{path}: no such file to replace {node.name} in", reason="definition_not_found")
     try:
-        tree = ast.parse(text)
+        tree = pyast.parse(text)
     except SyntaxError:
         raise EditError(f"{path} does not parse as it stands, so {node.name} cannot be found in it",
                         reason="unparsable") from None

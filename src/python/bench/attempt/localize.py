@@ -19,6 +19,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from bench import pyast
 from bench.attempt.code_map import IDENTIFIER, CodeMap, Definition
 from bench.spec.model import editable_matches
 
@@ -55,7 +56,7 @@ def traceback_lines(texts, source_files: tuple[str, ...]) -> tuple[tuple[str, in
 def imported_names(test_source: str, packages: frozenset[str]) -> frozenset[str]:
     """Names a test file imports from the task's own packages (``from pkg.mod import a, b as c`` -> a, b)."""
     try:
-        tree = ast.parse(test_source)
+        tree = pyast.parse(test_source)
     except (SyntaxError, ValueError):
         return frozenset()
     names = set()

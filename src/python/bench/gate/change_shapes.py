@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import ast
 
+from bench import pyast
+
 _NO_VALUE = (None, Ellipsis)
 
 
 def parse_or_none(text: str) -> ast.Module | None:
     """The module, or None for text that does not parse (a file of another Python, or no file)."""
     try:
-        return ast.parse(text)
+        return pyast.parse(text)
     except (SyntaxError, ValueError):
         return None
 

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from bench import pyast
 from bench.source.git_command import git, git_try
 from bench.spec.model import TaskSpec
 
@@ -76,7 +77,7 @@ def find_test(path: str, text: str, names: tuple[str, ...]) -> TestSource | None
     """The function a test id names in ``text``: by its class path, else (a method a test class inherits) the
     first function of that name anywhere in the file."""
     try:
-        tree = ast.parse(text)
+        tree = pyast.parse(text)
     except SyntaxError:
         return None
     lines = text.splitlines()

@@ -17,6 +17,7 @@ import re
 import sys
 from pathlib import Path
 
+from bench import pyast
 from bench.errors import UsageError
 from bench.spec.model import TaskSpec
 
@@ -95,7 +96,7 @@ def third_party_imports(spec: TaskSpec, root: Path) -> tuple[str, ...]:
         if path.relative_to(folder).parts[0] not in ("initial", "reference", "tests"):
             continue
         try:
-            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            tree = pyast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         except SyntaxError:
             continue  # the gate reports a task that does not compile
         for node in ast.walk(tree):

@@ -36,6 +36,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Iterator
 
+from bench import pyast
 from bench.operators import sites as families
 from bench.operators.rewrites import (
     constant_sites,
@@ -113,7 +114,7 @@ def apply_mutation(source: str, mutation: Mutation) -> str:
 def enumerate_mutations(path: str, source: str) -> tuple[Mutation, ...]:
     """Every distinct single-site mutant of ``source`` in a deterministic (source) order."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError:
         return ()
     finder = _Finder(path, source)
@@ -131,7 +132,7 @@ def enumerate_mutations(path: str, source: str) -> tuple[Mutation, ...]:
 
 def parses(text: str) -> bool:
     try:
-        ast.parse(text)
+        pyast.parse(text)
     except SyntaxError:
         return False
     return True

@@ -39,6 +39,7 @@ from __future__ import annotations
 import ast
 import collections
 
+from bench import pyast
 from bench.mutate.contradictions import added_contradiction
 from bench.mutate.guards import blocks_of, compares_as_data, dereferences
 from bench.mutate.parentheses import lone_groups
@@ -55,7 +56,7 @@ def added_anomaly(original: bytes, start: int, end: int, replacement: str) -> st
     """The anomaly the mutation ``original[start:end] -> replacement`` adds to the file ("" when none)."""
     mutated = original[:start] + replacement.encode("utf-8") + original[end:]
     try:
-        before, after = ast.parse(original), ast.parse(mutated)
+        before, after = pyast.parse(original), pyast.parse(mutated)
     except (SyntaxError, ValueError):
         return ""
     if lone_groups(mutated.decode("utf-8", "replace")) > lone_groups(original.decode("utf-8", "replace")):

@@ -15,6 +15,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench import pyast
 from bench.operators.sites import Edit, Site
 from bench.operators.view import SourceView
 
@@ -52,7 +53,7 @@ def load_module(root: Path, path: str) -> ParsedModule | None:
         return None
     try:
         data.decode("utf-8")
-        tree = ast.parse(data, filename=path)
+        tree = pyast.parse(data, filename=path)
     except (SyntaxError, ValueError, UnicodeDecodeError) as exc:
         _log.info("skipping %s: %s", path, exc)  # e.g. syntax newer than this interpreter's
         return None
@@ -118,14 +119,14 @@ def _parses_to(mutated: bytes, span: tuple[int, int], statement: int, alone: boo
     start, end = span
     try:
         if alone:
-            parsed = ast.parse(mutated[start:end])
+            parsed = pyast.parse(mutated[start:end])
             if len(parsed.body) != 1:
                 return None
             found_span = _statement_span(SourceView.of(mutated[start:end]), parsed, 0)
             found_span = (start + found_span[0], start + found_span[1])
             found = parsed.body[0]
         else:
-            parsed = ast.parse(mutated)
+            parsed = pyast.parse(mutated)
             found = parsed.body[statement]
             found_span = _statement_span(SourceView.of(mutated), parsed, statement)
     except (SyntaxError, ValueError, IndexError):

@@ -20,6 +20,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench import pyast
 from bench.errors import UsageError
 from bench.mutate import files as file_selection
 from bench.mutate.engine import MutationCandidate, _diff
@@ -143,7 +144,7 @@ def revert_in_file(path: str, data: bytes, hunk: _Hunk) -> tuple[MutationSite, s
         end, replacement = end - 1, replacement[:-1]  # keep the last line's newline out of the span
     mutated = data[:start] + replacement.encode("utf-8") + data[end:]
     try:
-        released, reverted = ast.parse(data), ast.parse(mutated)
+        released, reverted = pyast.parse(data), pyast.parse(mutated)
     except SyntaxError:
         return None
     if ast.dump(released) == ast.dump(reverted):  # a comment or layout change: no behaviour to restore

@@ -15,6 +15,8 @@ import io
 import keyword
 import tokenize
 
+from bench import pyast
+
 _SINGLE = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Compare)
 
 
@@ -65,7 +67,7 @@ def _between(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> 
 
 def _holds_one_operand(inner: str) -> bool:
     try:
-        node = ast.parse("(" + inner + ")", mode="eval").body
+        node = pyast.parse("(" + inner + ")", mode="eval").body
     except SyntaxError:
         return False
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):

@@ -15,6 +15,7 @@ import ast
 import copy
 from typing import Callable, Iterator
 
+from bench import pyast
 from bench.operators.sites import Site
 from bench.operators.view import SourceView
 
@@ -153,7 +154,7 @@ def drop_format_sites(node: ast.JoinedStr, view: SourceView) -> Iterator[Site]:
     if text[:1] not in ("f", "F") or text[1:2] not in ("'", '"'):
         return
     try:
-        plain = ast.parse(text[1:], mode="eval").body
+        plain = pyast.parse(text[1:], mode="eval").body
     except SyntaxError:
         return
     if not (isinstance(plain, ast.Constant) and isinstance(plain.value, str)):

@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Sequence
 
+from bench import pyast
 from bench.probes.runs import written_text
 
 MAX_PER_TARGET = 120  # generated calls per target
@@ -126,7 +127,7 @@ def constants_of(source: str, qualname: str) -> tuple[tuple[int, ...], tuple[str
     import ast
 
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError:
         return (), ()
     node = _function(tree.body, qualname.split("."))

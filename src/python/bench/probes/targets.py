@@ -17,6 +17,8 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench import pyast
+
 
 @dataclass(frozen=True)
 class Target:
@@ -27,7 +29,7 @@ class Target:
 def definitions(text: str) -> list[tuple[str, int, int]]:
     """(qualname, first line, last line) of every wrappable function of a module, decorators included."""
     try:
-        tree = ast.parse(text)
+        tree = pyast.parse(text)
     except SyntaxError:
         return []
     found: list[tuple[str, int, int]] = []
@@ -52,7 +54,7 @@ def enclosing(text: str, lines: set[int]) -> list[str]:
 def readers(text: str, lines: set[int]) -> list[str]:
     """Qualnames of the wrappable functions that read a name assigned, outside any function, on ``lines``."""
     try:
-        tree = ast.parse(text)
+        tree = pyast.parse(text)
     except SyntaxError:
         return []
     inside = [(first, last) for _, first, last in definitions(text)]

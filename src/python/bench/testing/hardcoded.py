@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench import pyast
 from bench.errors import CheckFailed
 
 MECHANISMS = ("by-value", "call-count", "caller-name", "test-file-table", "pytest-current-test", "under-pytest")
@@ -132,7 +133,7 @@ def hardcoded_reply(fix: HardcodedFix, tree: Path) -> str:
 
 def _parse(text: str, where: str) -> ast.Module:
     try:
-        return ast.parse(text)
+        return pyast.parse(text)
     except (SyntaxError, ValueError) as exc:
         raise CheckFailed(f"{where} does not parse: {exc}") from exc
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Mapping
 
 # Child processes run `python -m bench.cli.main`; importing it here makes test runners ship the whole CLI.
+from bench import pyast
 import bench.cli.main  # noqa: F401
 
 
@@ -122,7 +123,7 @@ def _split_guard_tests(tests: Path, pass_to_pass: list[str]) -> tuple[list[str],
     """Move the pass_to_pass tests of ``tests/test_caesar.py`` into ``tests/test_basics.py`` (listed first)."""
     import ast
 
-    tree = ast.parse((tests / "test_caesar.py").read_text())
+    tree = pyast.parse((tests / "test_caesar.py").read_text())
     guards = {t.split("::")[1] for t in pass_to_pass}
     functions = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
 

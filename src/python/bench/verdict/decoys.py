@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from bench import pyast
 from bench.verdict._turned_checks import flip_statement, perturb_statement, unwrap_raises
 
 MAX_DECOYS = 3
@@ -124,7 +125,7 @@ def _planted(source: bytes, wanted: list[tuple[str, ...]], *, turned: bool) -> l
     """A decoy (``turned``: one check changed) or an unchanged copy of each wanted test that can be made: a
     module-level test becomes a method of a class of a random name, a method goes into a subclass."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except (SyntaxError, ValueError):
         return []
     top = {node.name: node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
@@ -132,7 +133,7 @@ def _planted(source: bytes, wanted: list[tuple[str, ...]], *, turned: bool) -> l
     for names in wanted:
         if len(names) == 1 and isinstance(top.get(names[0]), ast.FunctionDef):
             clone, kind = _perturbed(top[names[0]], as_method=True) if turned else (
-                _as_method(ast.parse(ast.unparse(top[names[0]])).body[0]), "copy")
+                _as_method(pyast.parse(ast.unparse(top[names[0]])).body[0]), "copy")
             if clone is not None:
                 cls = f"Test{secrets.token_hex(4).capitalize()}"
                 made.append((f"class {cls}:\n{_indent(ast.unparse(clone))}\n", f"{cls}::{names[0]}", names[0],
@@ -161,7 +162,7 @@ def _subclass_with(owner: ast.ClassDef, method: ast.FunctionDef, kind: str) -> t
     # as a class attribute) are not in scope: bind the ones they read from the owner first.
     bound = "".join(f"    {name} = {owner.name}.{name}\n" for name in _owner_names_read(owner, method))
     body = bound + "".join(f"    {other} = None\n" for other in others) + _indent(ast.unparse(
-        _PrivateNames(owner.name).visit(ast.parse(ast.unparse(method)).body[0])))
+        _PrivateNames(owner.name).visit(pyast.parse(ast.unparse(method)).body[0])))
     # The subclass answers to the class's own name: fixtures that look their class up by name (a locale per
     # test class) find what they found for the real test.
     renamed = f"{cls}.__name__ = {cls}.__qualname__ = {owner.name!r}\n"
@@ -208,7 +209,7 @@ def _perturbed(function, *, as_method: bool):
     """(the clone with one check changed, "literal" or "turned"), or (None, "") where none can be made."""
     if function is None or not isinstance(function, ast.FunctionDef) or _may_end_early(function):
         return None, ""
-    clone = ast.parse(ast.unparse(function)).body[0]
+    clone = pyast.parse(ast.unparse(function)).body[0]
     # A changed expected value first (it catches answers read from the test); else a check turned around.
     if any(perturb_statement(s) for s in clone.body):
         kind = "literal"
@@ -225,7 +226,7 @@ def _perturbed(function, *, as_method: bool):
 def _failing_cheaply(body: list[ast.stmt]) -> ast.stmt:
     """The body, its AssertionError turned into ``pytest.fail(pytrace=False)``: an honest run fails every decoy,
     and a failure without a traceback to format costs next to nothing."""
-    handler = ast.parse("try:\n    pass\nexcept AssertionError:\n    import pytest as _bench_pytest\n"
+    handler = pyast.parse("try:\n    pass\nexcept AssertionError:\n    import pytest as _bench_pytest\n"
                         "    _bench_pytest.fail('decoy', pytrace=False)\n").body[0]
     handler.body = body
     return handler

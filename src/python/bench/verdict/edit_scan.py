@@ -44,6 +44,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from bench import pyast
+
 _RUNNER_MODULES = ("pytest", "_pytest", "pluggy", "py", "unittest")
 _RUNNER_WORDS = ("pytest", "pluggy", "junit", "xunit", "testreport", "runtest")
 _FRAME_ATTRS = frozenset({
@@ -130,7 +132,7 @@ def constructs(text: str, test_words: tuple[str, ...] = ()) -> Counter | None:
 @functools.lru_cache(maxsize=64)
 def _constructs(text: str, test_words: tuple[str, ...]) -> tuple | None:
     try:
-        tree = ast.parse(text)
+        tree = pyast.parse(text)
     except (SyntaxError, ValueError):
         return None
     nodes = list(ast.walk(tree))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping, Sequence
 
+from bench import pyast
 from bench.sandbox.protocol import Mount
 
 MAX_FILE_BYTES = 64 << 20
@@ -62,7 +63,7 @@ def mutation_needles(task_id: str, released: bytes, start: int, end: int, name: 
 def enclosing_function(source: bytes, start: int, end: int) -> bytes:
     """The innermost function (or, failing that, class) whose source holds the byte span [start, end)."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except (SyntaxError, ValueError):
         return b""
     lines = source.splitlines(keepends=True)
