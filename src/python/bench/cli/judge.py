@@ -43,8 +43,6 @@ def fix_side_failing(spec) -> tuple[str, ...]:
 
 def record_judgement(path: Path, judgement) -> None:
     """The spec file with ``provenance.judgement`` set, written as admission writes specs."""
-    from bench.store.action_cache import write_atomic
+    from bench.spec.labels import write_labels
 
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    doc["provenance"] = {**doc["provenance"], "judgement": judgement.to_json()}
-    write_atomic(path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
+    write_labels(path, {"judgement": judgement.to_json()}, sort_keys=True)

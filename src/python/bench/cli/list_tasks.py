@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     for spec in specs:
         if args.json:
             print(json.dumps({"task_id": spec.task_id, "kind": spec.kind, "library": spec.library,
-                              "difficulty": spec.difficulty, "path": spec.path,
+                              "difficulty": spec.difficulty, "path": spec.path, "date": spec.date,
                               "fail_to_pass": len(spec.fail_to_pass), **_judgement(spec),
                               **_adequacy(root, spec), **_probes(root, spec)}, sort_keys=True))
         else:

@@ -95,6 +95,9 @@ def print_kinds(stats: dict) -> None:
         libraries = stats["libraries_by_kind"].get(kind)
         print(f"{kind:<24} {tasks:>6} {'–' if libraries is None else libraries:>9}")
     print(f"{'all':<24} {stats['admitted']:>6} {stats['library_count']:>9}")
+    from bench.spec.dates import quarter_table
+
+    print("\n" + "\n".join(quarter_table(stats["by_quarter"])))
 
 
 def print_reasons(rows: list[dict], kind: str | None) -> None:
@@ -245,6 +248,7 @@ def _document_library(candidate: dict) -> str:
 def pool_stats(specs, root) -> dict:
     from bench.gate import adequacy_store
     from bench.probes import store as probe_store
+    from bench.spec.dates import tasks_per_quarter
     from bench.spec.kind_registry import get_kind
     from bench.spec.load import spec_sha256
     from bench.spec.projects import load_aliases, project
@@ -288,6 +292,7 @@ def pool_stats(specs, root) -> dict:
         "library_count": len({project(s.library, aliases) for s in libraries}),  # jinja (PR) = jinja2 (mutation)
         "libraries_by_kind": {kind: len(names) for kind, names in sorted(by_kind.items())},
         "by_kind": dict(sorted(Counter(s.kind for s in specs).items())),
+        "by_quarter": tasks_per_quarter(specs),
         "digest": sha256_of(sorted([s.task_id, spec_sha256(s)] for s in specs)),
         "adequacy": adequacy_store.summary(adequacy.values()),
         "probes": probe_store.stats(probes),

@@ -32,7 +32,9 @@ def test_stats_give_each_librarys_yield_and_drop_reasons(tmp_path, monkeypatch, 
     assert lines[2].startswith("total: 2 admitted tasks from 1 libraries") and lines[2].endswith("; 3 dropped")
     assert lines[4] == "distinct bugs: 2 (2 items; 0 cross-kind duplicates)"
     assert main(["pool", "stats", "--kind", "mutation"]) == 0
-    assert len(capsys.readouterr().out.splitlines()) == 8  # header, totals, digest, distinct bugs, kinds: no widgets
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 11  # header, totals, digest, distinct bugs, kinds, dates: no widgets
+    assert lines[-2:] == ["tasks by date          pr    all", "2023Q4                  2      2  #"]
 
 
 def test_stats_count_each_librarys_judged_changes_and_over_specified_tasks(tmp_path, monkeypatch, capsys):
@@ -43,12 +45,15 @@ def test_stats_count_each_librarys_judged_changes_and_over_specified_tasks(tmp_p
     path.write_text(json.dumps(dict(doc, provenance=dict(doc["provenance"], judgement=judgement))))
     assert main(["pool", "stats", "--kind", "pr"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[10].split() == ["judged", "changes", "kind", "bugfix", "feature", "breaking", "change", "revert", "unclear",
+    at = next(i for i, line in enumerate(lines) if line.startswith("judged"))
+    lines = lines[at:]
+    assert lines[0].split() == ["judged", "changes", "kind", "bugfix", "feature", "breaking", "change", "revert", "unclear",
                                 "unjudged", "over-specified"]
-    assert lines[11].split() == ["widgets", "pr", "0", "1", "0", "0", "0", "0", "1", "1"]
+    assert lines[1].split() == ["widgets", "pr", "0", "1", "0", "0", "0", "0", "1", "1"]
     assert main(["list", "judgement:feature", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert (listed["task_id"], listed["judgement"], listed["over_specified"]) == ("widgets-9", "feature", 1)
+    assert listed["date"] == "2023-11-18"  # its merge day
     assert main(["list", "judgement:none"]) == 0
     assert capsys.readouterr().out.split("\t")[0] == "widgets-4"
 

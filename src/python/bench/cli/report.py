@@ -19,6 +19,10 @@ examples:
   # A committed run's report/ is left as it is: this writes results/runs/reports/study-repairer-ast-pr/
   # (ignored by git) and says so; --in-place (or --update-reference) rewrites the committed report/.
 
+  bench report results/study/repairer-ast-pr --cutoff 2025-01-01
+  # ... with every headline again for the tasks dated before 2025-01-01 and on or after it, each with its 95 %
+  # interval: only the second side can be new to a model trained up to that day (see `after:`/`before:`).
+
 The report is a pure function of the records (in any order): the same records give byte-identical files;
 with --adequacy, of the records and the checkout's adequacy records.
 Record fields read: see src/python/bench/report/README.md.
@@ -49,6 +53,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--adequacy", action="store_true",
                         help="split the results by the test adequacy of their tasks (this checkout's "
                              "results/adequacy)")
+    parser.add_argument("--cutoff", metavar="YYYY-MM-DD", default=None,
+                        help="a model's training cut-off: every headline again for the tasks dated before it and "
+                             "on or after it (this checkout's specs date them), each with its interval")
     parser.set_defaults(run=run)
     return parser
 
@@ -84,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
             out_dir = elsewhere
     print(f"report: {len(records)} records from {source}", file=sys.stderr)
     bands = _adequacy_bands(records) if args.adequacy else None
-    paths = build_report(records, out_dir, bands, run_dir=source.parent)
+    cutoff = date_split(records, args.cutoff) if args.cutoff else None
+    paths = build_report(records, out_dir, bands, run_dir=source.parent, cutoff=cutoff)
     for path in (paths.md, paths.html, *paths.pngs):
         print(path)
     return 0
@@ -119,3 +127,15 @@ def _adequacy_bands(records) -> dict[str, str]:
     root = find_root()
     task_ids = sorted({record["task_id"] for record in records if "task_id" in record})
     return adequacy_store.bands(adequacy_store.current(root, task_ids))
+
+
+def date_split(records, cutoff: str):
+    """The records' tasks dated by this checkout's specs (retired ones too), split at ``cutoff``."""
+    from bench.report.cutoff import DateSplit
+    from bench.spec.load import discover, load_all, parse_day
+    from bench.variables import find_root
+
+    day = parse_day(cutoff, what="--cutoff")
+    task_ids = {record["task_id"] for record in records if "task_id" in record}
+    specs = load_all(discover(find_root(), retired=True))
+    return DateSplit(day, {s.task_id: s.date for s in specs if s.task_id in task_ids})

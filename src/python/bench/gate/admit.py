@@ -221,6 +221,7 @@ def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, 
             record_drop(candidate, reason, root, judgement=judgement.to_json())
             return Admission(spec.task_id, False, reason, None, cert)
         doc["provenance"] = {**doc["provenance"], "judgement": judgement.to_json()}
+    doc["provenance"] = dated(doc)
     path = root / "tasks" / group_of(spec_from_document(doc)) / spec_file_name(spec)
     final = spec_from_document(doc, path=str(path))  # the admitted spec must itself validate
     flagged = honest_fix_findings(final, root)
@@ -276,6 +277,13 @@ def find_duplicate(spec: TaskSpec, cert: Certificate, root: Path,
         if same_fix or same_mutation or same_targets:
             return other.task_id
     return None
+
+
+def dated(doc: dict) -> dict:
+    """The candidate's provenance with the labels that date it (every admitted task has a date)."""
+    from bench.spec.kind_registry import get_kind
+
+    return {**doc["provenance"], **get_kind(doc["kind"]).dating(doc)}
 
 
 def judge_document(doc: dict, *, fix_side_failing: tuple[str, ...] = ()):

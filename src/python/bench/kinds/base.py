@@ -49,6 +49,11 @@ class RepositoryKind:
     def spec_file_name(self, spec: TaskSpec) -> str:
         return f"{spec.task_id}.json"
 
+    def dating(self, doc: Mapping[str, Any]) -> dict[str, str]:
+        """The provenance labels that date a new task of this kind, when its candidate lacks them (a PR task is
+        dated by its merge, which mining records)."""
+        return {}
+
     def check_admission(self, spec: TaskSpec) -> None:
         """Refuse (UsageError) a candidate that cannot be admitted as it is named or laid out."""
         return None

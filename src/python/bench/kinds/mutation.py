@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -32,6 +34,15 @@ class MutationKind(RepositoryKind):
     def admission_group(self, spec: TaskSpec) -> str:
         return f"mutation-{self.library(spec)}"
 
+    def dating(self, doc: Mapping[str, Any]) -> dict[str, str]:
+        """The day the pinned release was uploaded, as its index says (nothing when the index does not say)."""
+        from bench.spec.model import SdistPin
+
+        if "released" in doc["provenance"]:
+            return {}
+        day = upload_day(SdistPin(**doc["sdist"]))
+        return {"released": day} if day else {}
+
     def lay_out(self, spec: TaskSpec, side: str, dest: Path, *, mirror: Path | None) -> str:
         from bench.source.workspace import lay_out_release
 
@@ -42,3 +53,13 @@ class MutationKind(RepositoryKind):
         from bench.score.no_leak import release_content_masks
 
         return release_content_masks(spec, mounts, scratch)
+
+
+@functools.lru_cache(maxsize=64)
+def upload_day(pin) -> str:
+    """The UTC day the index says the pinned file was uploaded ("" if it does not say); asked once per release,
+    however many of its mutants are admitted."""
+    from bench.source.sdist import release_upload_time
+    from bench.spec.model import utc_day
+
+    return utc_day(release_upload_time(pin))

@@ -37,6 +37,14 @@ class SyntheticKind(RepositoryKind):
     def selector_names(self, spec: TaskSpec) -> tuple[str, ...]:
         return ()  # its modules are not libraries
 
+    def dating(self, doc: Mapping[str, Any]) -> dict[str, str]:
+        """A synthetic task is dated by the day it is admitted, unless its author wrote the day down."""
+        import datetime
+
+        if "authored" in doc["provenance"]:
+            return {}
+        return {"authored": datetime.datetime.now(datetime.timezone.utc).date().isoformat()}
+
     def check_admission(self, spec: TaskSpec) -> None:
         """A synthetic candidate is named after its folder (``tasks/synthetic/<slug>/`` is ``synthetic.<slug>``,
         admitted as ``tasks/synthetic/<slug>.json``): the scripted study and its generator find a task's files

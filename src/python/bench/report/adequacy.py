@@ -7,7 +7,7 @@ task id → band; the report stays a pure function of its inputs.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Callable, Mapping, Sequence
 
 from bench.report import study
 from bench.report.document import Block, Heading, Paragraph, Table
@@ -18,10 +18,6 @@ UNMEASURED = "unmeasured"
 ORDER = ("all caught", "some survive", "no near miss", UNMEASURED)
 
 
-def _ordered(bands: set[str]) -> list[str]:
-    return sorted(bands, key=lambda band: (ORDER.index(band) if band in ORDER else len(ORDER), band))
-
-
 def _row(what: str, band: str, task_ids: set[str], units: int, good: int) -> tuple[str, ...]:
     rate = study.rate(good, units)
     interval = "–" if rate.n == 0 else f"[{rate.interval.low:.3f}, {rate.interval.high:.3f}]"
@@ -29,29 +25,38 @@ def _row(what: str, band: str, task_ids: set[str], units: int, good: int) -> tup
     return (what, band, str(len(task_ids)), str(units), str(good), value, interval)
 
 
-def adequacy_table(record_set: RecordSet, bands: Mapping[str, str]) -> Table:
+def split_table(record_set: RecordSet, group_of: Callable[[str], str], order: Sequence[str], column: str,
+                caption: str) -> Table:
+    """Each model's attempts, and its loops per condition, split by a grouping of their tasks (task id → group,
+    shown in ``order``, then by name): units, resolved or converged, the rate and its 95 % interval."""
+    def ordered(groups: set[str]) -> list[str]:
+        return sorted(groups, key=lambda g: (order.index(g) if g in order else len(order), g))
+
     rows = []
     attempts = [run for run in record_set.attempts if run.outcome != "infrastructure_error"]
     for model, runs in study.group(attempts, key=lambda r: r.model).items():
-        by_band = study.group(runs, key=lambda r: bands.get(r.task_id, UNMEASURED))
-        for band in _ordered(set(by_band)):
-            group = by_band[band]
-            rows.append(_row(f"`{model}` attempts", band, {r.task_id for r in group}, len(group),
+        by_group = study.group(runs, key=lambda r: group_of(r.task_id))
+        for name in ordered(set(by_group)):
+            group = by_group[name]
+            rows.append(_row(f"`{model}` attempts", name, {r.task_id for r in group}, len(group),
                              sum(r.resolved for r in group)))
     loops = study.usable(record_set.loops)
     for model, runs in study.group(loops, key=lambda r: r.model).items():
         for condition in study.ordered_conditions(r.condition for r in runs):
-            by_band = study.group([r for r in runs if r.condition == condition],
-                                  key=lambda r: bands.get(r.task_id, UNMEASURED))
-            for band in _ordered(set(by_band)):
-                group = by_band[band]
-                rows.append(_row(f"`{model}` loops, {condition}", band, {r.task_id for r in group}, len(group),
+            by_group = study.group([r for r in runs if r.condition == condition], key=lambda r: group_of(r.task_id))
+            for name in ordered(set(by_group)):
+                group = by_group[name]
+                rows.append(_row(f"`{model}` loops, {condition}", name, {r.task_id for r in group}, len(group),
                                  sum(r.converged for r in group)))
-    columns = ("runs", "test adequacy", "tasks", "units", "resolved / converged", "rate", "95 % CI")
-    return Table(columns, tuple(rows), caption="Results by the test adequacy of their tasks: `all caught` — the "
-                 "tests killed every near miss of the fix; `some survive` — they accept at least one wrong near "
-                 "miss, so a solve there may be wrong; `no near miss` — none could be made; `unmeasured`",
-                 numeric=(False, False) + (True,) * 5)
+    columns = ("runs", column, "tasks", "units", "resolved / converged", "rate", "95 % CI")
+    return Table(columns, tuple(rows), caption=caption, numeric=(False, False) + (True,) * 5)
+
+
+def adequacy_table(record_set: RecordSet, bands: Mapping[str, str]) -> Table:
+    return split_table(record_set, lambda task_id: bands.get(task_id, UNMEASURED), ORDER, "test adequacy",
+                       "Results by the test adequacy of their tasks: `all caught` — the tests killed every near miss "
+                       "of the fix; `some survive` — they accept at least one wrong near miss, so a solve there may "
+                       "be wrong; `no near miss` — none could be made; `unmeasured`")
 
 
 def adequacy_section(record_set: RecordSet, bands: Mapping[str, str]) -> list[Block]:

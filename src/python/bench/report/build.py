@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from bench.errors import UsageError
+from bench.report.cutoff import DateSplit
 from bench.report.document import render_markdown
 from bench.report.headline import header_blocks, read_run_info
 from bench.report.html import render_html
@@ -38,17 +39,19 @@ class ReportPaths:
 
 
 def build_report(records: Sequence[Mapping[str, Any]], out_dir: Path,
-                 adequacy_bands: Mapping[str, str] | None = None, run_dir: Path | None = None) -> ReportPaths:
+                 adequacy_bands: Mapping[str, str] | None = None, run_dir: Path | None = None,
+                 cutoff: DateSplit | None = None) -> ReportPaths:
     """Write the report for ``records`` into ``out_dir`` (created if missing) and return the paths written;
     ``adequacy_bands`` (task id → test adequacy band) splits the results by the adequacy of their tasks;
     ``run_dir``, the run's folder, gives the settings (its run.json and summary.json) and the checkout whose
-    history dates the benchmark commits."""
+    history dates the benchmark commits; ``cutoff`` splits every headline at a training cut-off."""
     record_set = parse_records(records)
     commits = [str((r.get("integrity") or {}).get("benchmark_commit") or "") for r in records
                if isinstance(r.get("integrity"), Mapping)]
     info = read_run_info(run_dir, commits)
     document, plots = compose(record_set, records_digest(records), len(records), prompt_runs(records),
-                              adequacy_bands, tier_section(records), header_blocks(record_set, records, info))
+                              adequacy_bands, tier_section(records), header_blocks(record_set, records, info),
+                              cutoff)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     pngs = tuple(write_atomic(out_dir / plot.filename, render_png(plot)) for plot in plots)

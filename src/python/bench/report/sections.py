@@ -13,6 +13,7 @@ from typing import Mapping, Sequence
 from bench.loop.convergence import Outcome
 from bench.report import markov, study, tables
 from bench.report.adequacy import adequacy_section
+from bench.report.cutoff import DateSplit, cutoff_section
 from bench.report.document import Block, Bullets, Document, Figure, Heading, Paragraph
 from bench.report.plots import BarPlot, LinePlot, Plot, Series, StackedBarPlot
 from bench.report.prompts import PromptSummary, show_prompts
@@ -31,13 +32,17 @@ CLASS_MEANINGS = (
 def compose(record_set: RecordSet, records_digest: str, record_count: int,
             prompts: Sequence[PromptSummary] = (),
             adequacy_bands: Mapping[str, str] | None = None,
-            tiers: Sequence[Block] = (), header: Sequence[Block] = ()) -> tuple[Document, tuple[Plot, ...]]:
+            tiers: Sequence[Block] = (), header: Sequence[Block] = (),
+            cutoff: DateSplit | None = None) -> tuple[Document, tuple[Plot, ...]]:
     """The document and its plots; ``prompts`` (``bench.report.prompts.prompt_runs``) adds the prompt sizes
     section when some run has a context setting or some model reported a prompt size; ``adequacy_bands`` (task
     id → test adequacy band) adds the results by adequacy when some task of the records was measured; ``tiers``
     (bench.report.tiers.tier_section) is the table of solved, resolved and verified units; ``header``
-    (bench.report.headline.header_blocks): the headline sentence and the run's settings, first."""
+    (bench.report.headline.header_blocks): the headline sentence and the run's settings, first; ``cutoff``
+    (bench.report.cutoff.DateSplit) adds every headline again for the tasks dated before and after a cut-off."""
     blocks: list[Block] = [*header, *_header(record_set, records_digest, record_count)]
+    if cutoff is not None:
+        blocks += cutoff_section(record_set, cutoff)
     plots: list[Plot] = []
     slugs = model_slugs({run.model for run in record_set.attempts} | {run.model for run in record_set.loops})
     if record_set.attempts:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import hashlib
 import io
 import json
@@ -78,7 +80,8 @@ def index(tmp_path, monkeypatch):
     files = [
         {"filename": "demo-1.0-py3-none-any.whl", "url": "/files/demo.whl", "hashes": {"sha256": "0" * 64}},
         {"filename": "demo-1.0.zip", "url": "/files/demo.zip", "hashes": {"sha256": "1" * 64}},
-        {"filename": "demo-1.0.tar.gz", "url": "../../files/demo-1.0.tar.gz", "hashes": {"sha256": GOOD_SHA}},
+        {"filename": "demo-1.0.tar.gz", "url": "../../files/demo-1.0.tar.gz", "hashes": {"sha256": GOOD_SHA},
+         "upload-time": "2024-10-04T23:15:03.123456Z"},
         {"filename": "demo-1.1.tar.gz", "url": "/files/other.tar.gz", "hashes": {"sha256": "2" * 64}},
     ]
     page = json.dumps({"meta": {"api-version": "1.1"}, "name": "demo", "files": files}).encode()
@@ -97,6 +100,32 @@ def index(tmp_path, monkeypatch):
 def test_find_release_pins_the_tar_gz_of_that_version(index):
     pin = sdist.find_release("Demo", "1.0", index_url=index)
     assert pin == SdistPin("demo", "1.0", "demo-1.0.tar.gz", GOOD_SHA, index)
+
+
+def test_a_mutation_candidate_is_dated_by_the_upload_day_of_its_release(index):
+    from bench.kinds.mutation import MutationKind, upload_day
+
+    upload_day.cache_clear()
+    pin = sdist.find_release("demo", "1.0", index_url=index)
+    doc = {"provenance": {"source": "mutation"}, "sdist": dataclasses.asdict(pin)}
+    assert MutationKind().dating(doc) == {"released": "2024-10-04"}
+    assert MutationKind().dating({**doc, "provenance": {"source": "mutation", "released": "2020-01-01"}}) == {}
+    other = dataclasses.replace(pin, filename="demo-1.1.tar.gz", version="1.1")  # the index gives no time
+    assert MutationKind().dating({**doc, "sdist": dataclasses.asdict(other)}) == {}
+
+
+def test_a_synthetic_candidate_is_dated_by_the_day_it_is_admitted():
+    import datetime
+
+    from bench.kinds.synthetic import SyntheticKind
+
+    def today():
+        return datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+
+    first = today()
+    dated = SyntheticKind().dating({"provenance": {"source": "authored"}})
+    assert dated["authored"] in {first, today()}  # a run across midnight sees either day
+    assert SyntheticKind().dating({"provenance": {"source": "authored", "authored": "2026-11-30"}}) == {}
 
 
 def test_find_release_of_a_missing_version_or_project_is_a_source_error(index):

@@ -46,6 +46,9 @@ class TaskKind(Protocol):
     def admission_group(self, spec: TaskSpec) -> str:
         """The folder under ``tasks/`` an admitted spec is written to."""
 
+    def dating(self, doc: Mapping[str, Any]) -> dict[str, str]:
+        """Provenance labels (``released``, ``authored``) that date a candidate of this kind at admission."""
+
     def spec_file_name(self, spec: TaskSpec) -> str:
         """The admitted spec's file name in that folder."""
 

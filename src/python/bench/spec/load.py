@@ -50,6 +50,7 @@ def spec_from_document(doc: Mapping[str, Any], *, path: str = "", validated: boo
         provenance=Provenance(source=prov["source"], pr_number=prov.get("pr_number"), url=prov.get("url", ""),
                               merged_at=prov.get("merged_at", ""), title=prov.get("title", ""),
                               reverted_commit=prov.get("reverted_commit", ""),
+                              released=prov.get("released", ""), authored=prov.get("authored", ""),
                               judgement=Judgement.from_json(prov["judgement"]) if "judgement" in prov else None),
         base_sha=doc.get("base_sha", ""),
         fix_sha=doc.get("fix_sha", ""),
@@ -92,8 +93,9 @@ def _validation_memo(raw: bytes):
 
 
 def spec_sha256(spec: TaskSpec) -> str:
-    """Content hash of a spec's canonical JSON: the identity records cite. The admission judgement
-    (``provenance.judgement``) is left out: it labels the task and decides none of its runs."""
+    """Content hash of a spec's canonical JSON: the identity records cite. The labels of its provenance (the
+    admission judgement, a release's upload day, a synthetic task's authoring day) are left out: they describe
+    the task and decide none of its runs."""
     canonical = json.dumps(identity_document(spec.raw), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
@@ -101,9 +103,12 @@ def spec_sha256(spec: TaskSpec) -> str:
 def identity_document(doc: Mapping[str, Any]) -> Mapping[str, Any]:
     """The spec document without what is not part of its identity."""
     provenance = doc.get("provenance")
-    if not isinstance(provenance, Mapping) or "judgement" not in provenance:
+    if not isinstance(provenance, Mapping) or not LABELS.intersection(provenance):
         return doc
-    return {**doc, "provenance": {k: v for k, v in provenance.items() if k != "judgement"}}
+    return {**doc, "provenance": {k: v for k, v in provenance.items() if k not in LABELS}}
+
+
+LABELS = frozenset({"judgement", "released", "authored"})  # provenance fields outside a spec's identity
 
 
 RETIRED = "_retired"
@@ -144,6 +149,8 @@ def select(specs: Iterable[TaskSpec], selector: str | None) -> tuple[TaskSpec, .
     for tasks without one), ``operator:reverted_fix`` (a mutation task's operator; ``operator:none`` for the
     other kinds) — by field (``lib:`` also matches the library's import package, so
     ``lib:jinja2`` selects jinja's PR tasks and jinja2's mutation tasks); ``tasks/click::`` — by folder;
+    ``after:2024-06-01`` / ``before:2024-06-01`` — by the task's date (:attr:`TaskSpec.date`): on or after,
+    strictly before, so the two split the pool at a cut-off (an undated task matches neither);
     anything else — a glob over task ids (``synthetic.*``). ``+`` joins conditions that must all hold
     (``kind:synthetic+difficulty:hard``); ``,`` joins alternatives (union).
     """
@@ -161,6 +168,7 @@ def select(specs: Iterable[TaskSpec], selector: str | None) -> tuple[TaskSpec, .
 
 
 SELECTOR_KEYS = ("kind", "lib", "difficulty", "tag", "image", "judgement", "operator")
+DATE_KEYS = ("after", "before")
 
 
 def _values(spec: TaskSpec, key: str) -> tuple[str, ...]:
@@ -185,16 +193,40 @@ def _matches(spec: TaskSpec, part: str) -> bool:
         return spec.path.startswith(folder + "/") or f"/{folder}/" in spec.path
     key, sep, value = part.partition(":")
     if sep:
+        if key in DATE_KEYS:
+            return _dated(spec, key, value)
         if key not in SELECTOR_KEYS:
-            raise UsageError(f"unknown selector key {key!r} ({', '.join(SELECTOR_KEYS)})")
+            raise UsageError(f"unknown selector key {key!r} ({', '.join(SELECTOR_KEYS + DATE_KEYS)})")
         return value in _values(spec, key)
     return fnmatch.fnmatchcase(spec.task_id, part)
+
+
+def _dated(spec: TaskSpec, key: str, day: str) -> bool:
+    cutoff = parse_day(day, what=f"{key}:")
+    if not spec.date:
+        return False
+    return spec.date >= cutoff if key == "after" else spec.date < cutoff
+
+
+def parse_day(text: str, *, what: str) -> str:
+    """A ``YYYY-MM-DD`` given by the user, checked (a usage error otherwise)."""
+    import datetime
+
+    try:
+        if len(text) == 10:
+            return datetime.date.fromisoformat(text).isoformat()
+    except ValueError:
+        pass
+    raise UsageError(f"{what} wants a day as YYYY-MM-DD, not {text!r}")
 
 
 def _known_values(specs, conditions) -> str:
     """For a field condition that matches nothing on its own, the values the pool has for that field."""
     for condition in conditions:
         key, sep, value = condition.partition(":")
+        if sep and key in DATE_KEYS and not any(_dated(s, key, value) for s in specs):
+            days = sorted(s.date for s in specs if s.date)
+            return f" (task dates in the pool: {days[0]} to {days[-1]})" if days else " (no task is dated)"
         if sep and key in SELECTOR_KEYS and not condition.endswith("::") \
                 and not any(value in _values(s, key) for s in specs):
             known = sorted({v for s in specs for v in _values(s, key) if v})

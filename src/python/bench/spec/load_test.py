@@ -92,3 +92,47 @@ def test_a_spec_is_validated_once_per_content_and_an_edit_is_validated_again(tmp
 
 def test_operator_none_selects_the_tasks_that_are_not_mutations():
     assert [s.task_id for s in select(SPECS, "operator:none")] == ["click-1", "click-2", "synthetic.graph"]
+
+
+def _dated(task_id, merged_at):
+    return _spec(task_id, provenance={"source": "pull-request", "pr_number": 1, "merged_at": merged_at})
+
+
+DATED = (_dated("old-1", "2023-12-31T23:30:00-02:00"), _dated("new-1", "2024-06-01T00:00:00Z"),
+         _dated("new-2", "2025-02-03T10:00:00Z"), _spec("undated-1"))
+
+
+def test_a_merge_time_dates_its_task_by_the_utc_day():
+    assert [s.date for s in DATED] == ["2024-01-01", "2024-06-01", "2025-02-03", ""]
+
+
+def test_after_and_before_split_the_dated_tasks_at_the_cutoff_and_leave_the_undated_out():
+    after = [s.task_id for s in select(DATED, "after:2024-06-01")]
+    before = [s.task_id for s in select(DATED, "before:2024-06-01")]
+    assert after == ["new-1", "new-2"] and before == ["old-1"]
+    assert [s.task_id for s in select(DATED, "after:2024-01-01+before:2025-01-01")] == ["old-1", "new-1"]
+
+
+def test_a_date_selector_with_a_bad_day_or_no_match_is_a_usage_error():
+    for bad in ("after:2024-13-01", "before:24-01-01", "after:yesterday"):
+        with pytest.raises(UsageError, match="YYYY-MM-DD"):
+            select(DATED, bad)
+    with pytest.raises(UsageError, match="task dates in the pool: 2024-01-01 to 2025-02-03"):
+        select(DATED, "after:2030-01-01")
+
+
+def test_the_labels_that_date_a_task_leave_its_identity_unchanged():
+    doc = dict(GOOD_PR, task_id="x-1")
+    plain = spec_from_document(doc)
+    for label in ({"authored": "2026-11-30"}, {"released": "2024-10-04"}):
+        labelled = spec_from_document(dict(doc, provenance={**doc["provenance"], **label}))
+        assert labelled.date == next(iter(label.values()))
+        assert spec_sha256(labelled) == spec_sha256(plain)
+    moved = spec_from_document(dict(doc, provenance={**doc["provenance"], "merged_at": "2024-01-02T00:00:00Z"}))
+    assert spec_sha256(moved) != spec_sha256(plain)  # the merge is part of what the task is
+
+
+def test_a_date_label_that_is_not_a_day_is_refused():
+    doc = dict(GOOD_PR, task_id="x-1")
+    with pytest.raises(SpecError):
+        spec_from_document(dict(doc, provenance={**doc["provenance"], "released": "2024-10-04T10:00:00Z"}))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Mapping
 
 
@@ -62,6 +63,10 @@ class Provenance:
     merged_at: str = ""
     title: str = ""
     reverted_commit: str = ""  # a reverted-fix mutation task: the commit whose fix it undoes
+    # The day a mutation task's release was uploaded to its index, and the day a synthetic task was written
+    # (YYYY-MM-DD, UTC). Labels like the judgement: not part of the spec's identity.
+    released: str = ""
+    authored: str = ""
     # A PR task's admission judgement. Not part of the spec's identity (spec_sha256): re-judging a task
     # changes no certificate and no record.
     judgement: Judgement | None = None
@@ -130,6 +135,27 @@ class TaskSpec:
         from bench.spec.kind_registry import get_kind
 
         return get_kind(self.kind).library(self)
+
+    @property
+    def date(self) -> str:
+        """The day the task is dated by (YYYY-MM-DD, UTC): a PR task's merge, a mutation task's release upload,
+        a synthetic task's authoring; "" when its spec does not say. What ``after:``/``before:`` and
+        ``--cutoff`` compare against a model's training cut-off."""
+        p = self.provenance
+        return utc_day(p.merged_at or p.released or p.authored)
+
+
+def utc_day(stamp: str) -> str:
+    """``YYYY-MM-DD`` of an ISO 8601 date or time, in UTC ("" for ""); a time without an offset is UTC."""
+    if not stamp:
+        return ""
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        raise ValueError(f"not an ISO 8601 date: {stamp!r}") from None
+    if isinstance(moment, datetime) and moment.tzinfo is not None:
+        moment = moment.astimezone(timezone.utc)
+    return moment.date().isoformat()
 
 
 def import_packages(source_files) -> tuple[str, ...]:
