@@ -1,10 +1,11 @@
 """Admission: validate a candidate, lock its environment, certify it, and only then add it to the pool.
 
 Admitted: the spec (with the gate's fail_to_pass / pass_to_pass) goes to `tasks/<group>/<task_id>.json`, the
-lock to `lockfiles/tasks/` (a synthetic task keeps the lock all synthetic tasks share: :mod:`bench.gate.shared_lock`), the certificate to `results/certificates/<task_id>.json.gz`, and the folder's BUILD file gains the
-task's target. Dropped: the candidate and the reason go to `tasks/_dropped/<task_id>.json`. A candidate whose
-fix or whose fail_to_pass set equals an admitted task of the same repository is a duplicate and is dropped
-with a pointer to the kept one.
+lock to `lockfiles/tasks/` (a synthetic task keeps the lock all synthetic tasks share:
+:mod:`bench.gate.shared_lock`), the certificate to `results/certificates/<task_id>.json.gz`, and the folder's
+BUILD file gains the task's target. Dropped: the candidate and the reason go to `tasks/_dropped/<task_id>.json`
+and its own lock is removed (:mod:`bench.gate.drops`). A candidate whose fix or whose fail_to_pass set
+equals an admitted task of the same repository is a duplicate and is dropped with a pointer to the kept one.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.errors import EnvironmentBuildError
-from bench.gate.certify import Certificate, certificate_file, certify, failure_summary, write_certificate
+from bench.gate.certify import Certificate, certificate_file, certify, write_certificate
+from bench.gate.drops import collection_errors_of, find_duplicate, forget_lock, lock_drop_reason, record_drop
 from bench.gate.honest_fix import drop_reason, honest_fix_findings
 from bench.gate.phase_clock import phase
 from bench.spec.load import discover, load_all, spec_from_document
@@ -22,7 +24,6 @@ from bench.spec.model import TaskSpec
 from bench.store.action_cache import write_atomic
 
 MAX_TEST_ID_CHARS = 1000  # the task spec schema's maxLength for one test id
-
 
 
 @dataclass(frozen=True)
@@ -114,25 +115,19 @@ def gate_candidate(candidate: dict, root: Path, *, k: int, sandbox_name: str, mi
     return Gated(spec, outcome.certificate, "", (root / spec.lockfile).read_bytes())
 
 
-def lock_drop_reason(message: str) -> str:
-    """``old_code_does_not_run: <error>`` when the repository's own code failed while its requirements were
-    read (too old for the image: try an older image), else ``lock_failed: <what pip said>``."""
-    from bench.environment.lock import backend_failure, old_code_failure
-
-    cause = old_code_failure(message)
-    if cause:
-        return f"old_code_does_not_run: {cause}"
-    return f"lock_failed: {backend_failure(message) or failure_summary(message)}"
-
-
 def finish(candidate: dict, gated: Gated, root: Path, *, k: int, sandbox_name: str,
            max_targets: int | None) -> Admission:
-    """Record a gated candidate: a drop when no lock could be made, else admit or drop it (:func:`conclude`)."""
+    """Record a gated candidate: a drop when no lock could be made, else admit or drop it (:func:`conclude`).
+    A dropped candidate leaves no lock of its own behind."""
     if gated.certificate is None:
         record_drop(candidate, gated.lock_failure, root)
-        return Admission(gated.spec.task_id, False, gated.lock_failure, None, None)
-    return conclude(candidate, gated.spec, gated.certificate, root, k=k, sandbox_name=sandbox_name,
-                    max_targets=max_targets)
+        admission = Admission(gated.spec.task_id, False, gated.lock_failure, None, None)
+    else:
+        admission = conclude(candidate, gated.spec, gated.certificate, root, k=k, sandbox_name=sandbox_name,
+                             max_targets=max_targets)
+    if not admission.admitted:
+        forget_lock(gated.spec, root)
+    return admission
 
 
 def later_attempts(reason: str) -> tuple[tuple[str, ...], ...]:
@@ -199,7 +194,7 @@ def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, 
         if duplicate:
             reason = f"duplicate_of:{duplicate}"
     if not cert.admitted or reason.startswith("duplicate_of"):
-        record_drop(candidate, reason, root, collection_errors=_collection_errors(cert))
+        record_drop(candidate, reason, root, collection_errors=collection_errors_of(cert))
         return Admission(spec.task_id, False, reason, None, cert)
     if any(len(test_id) > MAX_TEST_ID_CHARS for test_id in cert.sets.fail_to_pass):
         record_drop(candidate, "target_id_too_long", root)
@@ -263,22 +258,6 @@ def certificate_for_admitted(final: TaskSpec, cert: Certificate, root: Path, *, 
     return adopted
 
 
-def find_duplicate(spec: TaskSpec, cert: Certificate, root: Path,
-                   others: list[TaskSpec] | None = None) -> str | None:
-    """The task id of an admitted task of the same repo with the same fix commit or the same target tests."""
-    for other in (others if others is not None else load_all(discover(root))):
-        if other.task_id == spec.task_id or other.repo != spec.repo:
-            continue
-        same_fix = bool(spec.fix_sha) and other.fix_sha == spec.fix_sha
-        same_mutation = spec.mutation is not None and other.mutation is not None and \
-            (other.mutation.file, other.mutation.start, other.mutation.replacement) == \
-            (spec.mutation.file, spec.mutation.start, spec.mutation.replacement)
-        same_targets = set(other.fail_to_pass) == set(cert.sets.fail_to_pass)
-        if same_fix or same_mutation or same_targets:
-            return other.task_id
-    return None
-
-
 def dated(doc: dict) -> dict:
     """The candidate's provenance with the labels that date it (every admitted task has a date)."""
     from bench.spec.kind_registry import get_kind
@@ -294,30 +273,7 @@ def judge_document(doc: dict, *, fix_side_failing: tuple[str, ...] = ()):
     return get_kind(spec.kind).judge(spec, mirror=None, fix_side_failing=fix_side_failing)
 
 
-def record_drop(candidate: dict, reason: str, root: Path, *, collection_errors: tuple[str, ...] = (),
-                judgement: dict | None = None) -> Path:
-    path = root / "tasks" / "_dropped" / f"{candidate['task_id']}.json"
-    doc = {"reason": reason, "candidate": candidate}
-    if collection_errors:  # which test modules could not be imported: where to look first
-        doc["collection_errors"] = list(collection_errors)
-    if judgement is not None:  # what the change was judged to be, and from which signals
-        doc["judgement"] = judgement
-    write_atomic(path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
-    return path
-
-
-def _collection_errors(cert: Certificate) -> tuple[str, ...]:
-    """``side: module`` for every module a run could not collect, and ``side: no report`` for a run without
-    a JUnit report (pytest did not get as far as writing one)."""
-    found = {f"{run.side}: {test_id}" for run in cert.runs for test_id in run.collection_errors}
-    found |= {f"{run.side}: no report" for run in cert.runs if not run.had_report}
-    return tuple(sorted(found))
-
-
 def sync_build(root: Path) -> None:
     from bench.gate.pants_targets import sync
 
     sync(load_all(discover(root)))
-
-
-

@@ -14,7 +14,8 @@ import re
 import tempfile
 from pathlib import Path
 
-from bench.gate.admit import Admission, record_drop
+from bench.gate.admit import Admission
+from bench.gate.drops import record_drop
 
 
 def drop_reason(anomaly: str) -> str:

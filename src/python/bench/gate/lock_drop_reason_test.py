@@ -1,4 +1,4 @@
-from bench.gate.admit import lock_drop_reason
+from bench.gate.drops import lock_drop_reason
 
 
 def test_a_lock_drop_names_old_code_that_no_longer_runs_apart_from_a_lock_pip_could_not_make():

@@ -1,0 +1,64 @@
+"""What a dropped candidate leaves in the checkout: its drop record, and no lock of its own."""
+
+import json
+
+from bench.gate import admit as admit_module
+from bench.gate.admit_long_test_id_test import _candidate, _outcome
+
+LOCK = "lockfiles/tasks/widgets-7.lock"
+
+
+def _admit(tmp_path, monkeypatch, reason: str):
+    """Admit the candidate with a lock resolved for it and a gate that decides ``reason``."""
+    import shutil
+
+    from bench.testing.support import checkout_root
+
+    shutil.copytree(checkout_root() / "images", tmp_path / "images")  # the certificate key names the image pin
+    (tmp_path / "tasks").mkdir(exist_ok=True)
+
+    def resolve(spec, root, **kwargs):
+        (root / spec.lockfile).parent.mkdir(parents=True, exist_ok=True)
+        (root / spec.lockfile).write_text("# locked for widgets-7\n")
+
+    monkeypatch.setattr(admit_module, "lock_candidate", resolve)
+    monkeypatch.setattr(admit_module, "certify", lambda *a, **kw: _outcome(reason))
+    monkeypatch.setattr(admit_module, "sync_build", lambda root: None)
+    monkeypatch.setattr(admit_module, "honest_fix_findings", lambda spec, root: ())
+    monkeypatch.setattr(admit_module, "judge_document", lambda doc, fix_side_failing=(): None)
+    return admit_module.admit(_candidate(), tmp_path)
+
+
+def test_a_dropped_candidate_leaves_no_lockfile_behind(tmp_path, monkeypatch):
+    result = _admit(tmp_path, monkeypatch, "nothing_flips")
+    assert (result.admitted, result.reason) == (False, "nothing_flips")
+    assert (tmp_path / "tasks" / "_dropped" / "widgets-7.json").exists()
+    assert not (tmp_path / LOCK).exists()
+
+
+def test_a_candidate_whose_lock_cannot_be_made_leaves_no_earlier_lock_behind(tmp_path, monkeypatch):
+    from bench.errors import EnvironmentBuildError
+
+    def unresolvable(*args, **kwargs):
+        raise EnvironmentBuildError("pip-compile failed: ResolutionImpossible")
+
+    (tmp_path / "tasks").mkdir()
+    (tmp_path / "lockfiles" / "tasks").mkdir(parents=True)
+    (tmp_path / LOCK).write_text("# left by an earlier drop\n")
+    monkeypatch.setattr(admit_module, "lock_candidate", unresolvable)
+    assert not admit_module.admit(_candidate(), tmp_path).admitted
+    assert not (tmp_path / LOCK).exists()
+
+
+def test_an_admitted_candidate_keeps_its_lockfile(tmp_path, monkeypatch):
+    result = _admit(tmp_path, monkeypatch, "admitted")
+    assert result.admitted and (tmp_path / LOCK).read_text() == "# locked for widgets-7\n"
+
+
+def test_a_drop_keeps_the_lock_a_spec_of_the_pool_names(tmp_path, monkeypatch):
+    for folder in ("widgets", "_retired/widgets"):  # admitted before, or retired with runs that must verify
+        root = tmp_path / folder.replace("/", "-")
+        (root / "tasks" / folder).mkdir(parents=True)
+        (root / "tasks" / folder / "widgets-7.json").write_text(json.dumps(_candidate()))
+        assert not _admit(root, monkeypatch, "nothing_flips").admitted
+        assert (root / LOCK).exists(), folder
