@@ -12,7 +12,9 @@ EPILOG = """examples:
   bench admit candidates/*.json --cluster tcp://10.0.0.5:8786   gate each candidate on a Dask worker
   bench admit candidates/synthetic.clamp.json    a synthetic task written in tasks/synthetic/clamp/
 Admitted specs go to tasks/<group>/ (a synthetic task's to tasks/synthetic/<slug>.json), locks to
-lockfiles/tasks/, certificates to results/certificates/; dropped candidates to tasks/_dropped/ with the reason.
+lockfiles/tasks/, certificates to results/certificates/; dropped candidates to tasks/_dropped/ with the reason
+and what the gate ran (runs per side and, when no test flipped, the first 20 tests that did not, with their
+outcomes). A dropped candidate's own lock is removed (a lock shared or named by a spec of the pool stays).
 
 Locks: a PR or mutation candidate's lock (a mutant's is its release's) is resolved again unless --reuse-lock.
 Every synthetic task shares lockfiles/tasks/synthetic.lock, and each certificate names its hash, so admitting

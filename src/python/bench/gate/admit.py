@@ -16,7 +16,8 @@ from pathlib import Path
 
 from bench.errors import EnvironmentBuildError
 from bench.gate.certify import Certificate, certificate_file, certify, write_certificate
-from bench.gate.drops import collection_errors_of, find_duplicate, forget_lock, lock_drop_reason, record_drop
+from bench.gate.drops import collection_errors_of, find_duplicate, forget_lock, lock_drop_reason, ran_of, \
+    record_drop
 from bench.gate.honest_fix import drop_reason, honest_fix_findings
 from bench.gate.phase_clock import phase
 from bench.spec.load import discover, load_all, spec_from_document
@@ -194,7 +195,7 @@ def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, 
         if duplicate:
             reason = f"duplicate_of:{duplicate}"
     if not cert.admitted or reason.startswith("duplicate_of"):
-        record_drop(candidate, reason, root, collection_errors=collection_errors_of(cert))
+        record_drop(candidate, reason, root, collection_errors=collection_errors_of(cert), ran=ran_of(cert))
         return Admission(spec.task_id, False, reason, None, cert)
     if any(len(test_id) > MAX_TEST_ID_CHARS for test_id in cert.sets.fail_to_pass):
         record_drop(candidate, "target_id_too_long", root)

@@ -62,3 +62,42 @@ def test_a_drop_keeps_the_lock_a_spec_of_the_pool_names(tmp_path, monkeypatch):
         (root / "tasks" / folder / "widgets-7.json").write_text(json.dumps(_candidate()))
         assert not _admit(root, monkeypatch, "nothing_flips").admitted
         assert (root / LOCK).exists(), folder
+
+
+def _runs(base: int, fix: int, tests: int):
+    from bench.gate.sets import RunSummary
+
+    results = tuple((f"tests/test_core.py::test_{i:02}", "passed") for i in range(tests))
+    return tuple(RunSummary(side, index, 0, False, results, (), True)
+                 for side, count in (("base", base), ("fix", fix)) for index in range(count))
+
+
+def test_a_nothing_flips_drop_record_names_the_sides_the_runs_and_the_tests_that_did_not_flip(tmp_path):
+    from dataclasses import replace
+
+    from bench.gate.drops import LISTED, read_drop
+    from bench.gate.sets import derive_sets
+    from bench.spec.load import spec_from_document
+
+    runs = _runs(3, 1, LISTED + 5)  # the fix side stopped at its first decisive run
+    cert = replace(_outcome("nothing_flips").certificate, runs=runs, sets=derive_sets(runs))
+    result = admit_module.conclude(_candidate(), spec_from_document(_candidate()), cert, tmp_path, k=3,
+                                   sandbox_name="bwrap", max_targets=None)
+    assert (result.admitted, result.reason) == (False, "nothing_flips")
+    path = tmp_path / "tasks" / "_dropped" / "widgets-7.json"
+    ran = json.loads(path.read_text())["ran"]
+    assert ran["runs"] == {"base": 3, "fix": 1} and ran["not_flipped_count"] == LISTED + 5
+    assert len(ran["not_flipped"]) == LISTED
+    assert ran["not_flipped"][0] == {"test_id": "tests/test_core.py::test_00", "base": "passed", "fix": "passed"}
+    record = read_drop(path)
+    assert (record.reason, record.ran.runs, record.ran.not_flipped_count) == (
+        "nothing_flips", (("base", 3), ("fix", 1)), LISTED + 5)
+
+
+def test_a_drop_record_written_before_records_named_what_ran_still_reads(tmp_path):
+    from bench.gate.drops import read_drop
+
+    path = tmp_path / "widgets-7.json"
+    path.write_text(json.dumps({"reason": "nothing_flips", "candidate": _candidate()}))
+    record = read_drop(path)
+    assert (record.task_id, record.reason, record.ran) == ("widgets-7", "nothing_flips", None)

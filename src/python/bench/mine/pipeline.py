@@ -47,14 +47,9 @@ def retried_ids(root: Path, retry: tuple[str, ...]) -> set[str]:
     """Dropped task ids whose drop reason starts with one of ``retry`` (reads the drop records)."""
     if not retry:
         return set()
-    return {p.stem for p in (root / "tasks" / "_dropped").glob("*.json") if _drop_reason(p).startswith(retry)}
+    from bench.gate.drops import read_drop
 
-
-def _drop_reason(path: Path) -> str:
-    try:
-        return str(json.loads(path.read_text()).get("reason", ""))
-    except (OSError, ValueError) as error:
-        raise BenchError(f"{path}: unreadable drop record: {error}") from error
+    return {p.stem for p in (root / "tasks" / "_dropped").glob("*.json") if read_drop(p).reason.startswith(retry)}
 
 
 def admitted_count(root: Path, repo: str) -> int:
