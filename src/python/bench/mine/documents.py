@@ -34,9 +34,11 @@ def provenance_of(candidate: Candidate, repo: str) -> dict:
     if candidate.pr.style == COMMIT:  # a fix committed directly: the commit is its only record
         return {"source": "commit", "url": f"https://github.com/{repo}/commit/{commit.sha}",
                 "merged_at": commit.committed_at, "title": commit.subject}
+    # A merge button's subject is "Merge pull request #N from …": the PR's title is its message's first body line.
+    title = candidate.pr.title if candidate.pr.style == "merge" else commit.subject
     return {"source": "pull-request", "pr_number": candidate.pr.number,
             "url": f"https://github.com/{repo}/pull/{candidate.pr.number}", "merged_at": commit.committed_at,
-            "title": commit.subject}
+            "title": title}
 
 
 def report_document(result: MineResult, options: MineOptions, metadata: dict | None = None) -> dict:
