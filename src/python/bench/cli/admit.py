@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-
 from pathlib import Path
+from typing import Iterable
 
 EPILOG = """examples:
   bench admit candidates/click-2345.json --mirror /mirrors/pallets+click
@@ -85,7 +85,14 @@ def run(args: argparse.Namespace) -> int:
 
         results += [_print(admit(doc, root, mirror=args.mirror, **settings, **shared)) for doc in others]
     _next_steps(results, root)
-    return 1 if any(not result.admitted for result in results) else 0
+    return exit_code(result.admitted for result in results)
+
+
+def exit_code(admitted: Iterable[bool]) -> int:
+    """0 when every candidate tried was admitted, 1 when any was not: `bench admit`'s and `bench mine --admit`'s."""
+    from bench.errors import EXIT_FAILED, EXIT_OK
+
+    return EXIT_FAILED if not all(admitted) else EXIT_OK
 
 
 def _check_candidates(documents: list[dict], root: Path, *, relock: bool) -> None:

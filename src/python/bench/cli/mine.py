@@ -26,6 +26,9 @@ records each run's settings, branch, head and the candidates it never tried; ben
 (say, after the lock collector improved) makes the drops with that reason candidates again. `--image` names
 the folder under images/ the candidates are locked, certified and scored in (default trixie-py313); an image
 with an older Python serves code that predates the default's (e.g. imports that the newer one deprecates).
+Exit 0 when mining succeeded and (with --admit) every candidate tried was admitted; 1 when any was dropped,
+as `bench admit` exits, or met a harness error (reported, and the run went on). Candidates not tried (known,
+over the cap) do not count.
 """
 
 
@@ -70,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
     from bench.mine.documents import DEFAULT_IMAGE
     from bench.mine.miner import Bounds, MineOptions
     from bench.mine.miner import library_name
-    from bench.mine.pipeline import admit_candidates, mine_repository, options_with_pool, write_mining_record
+    from bench.cli.admit import exit_code
+    from bench.mine.pipeline import TRIED, admit_candidates, mine_repository, options_with_pool, write_mining_record
     from bench.source.git import mirror_for
     from bench.variables import find_root, get
 
@@ -114,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     print(write_mining_record(root, args.repo, report, records))
     for record in records:
         print(f"{record.outcome:<16} {record.task_id}: {record.reason}")
-    return 0
+    return exit_code(record.outcome == "admitted" for record in records if record.outcome in TRIED)
 
 
 def _warn_if_head_is_stale(git_dir: Path, branch: str | None) -> None:

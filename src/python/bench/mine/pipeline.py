@@ -20,6 +20,9 @@ from bench.mine.miner import MineOptions, MineResult, library_name, mine
 from bench.store.action_cache import write_atomic
 
 
+TRIED = ("admitted", "dropped", "error")  # the outcomes of candidates admission ran (the others were skipped)
+
+
 @dataclass(frozen=True)
 class AdmitRecord:
     task_id: str
@@ -126,9 +129,8 @@ def write_admission_log(out: Path, repo: str, records: tuple[AdmitRecord, ...] |
     """The admission outcomes of this run beside the mine report (timings are informative, not hashed)."""
     path = out / f"admit-log-{library_name(repo)}.json"
     previous = json.loads(path.read_text()) if path.exists() else []
-    ran = ("admitted", "dropped", "error")
-    fresh = {r.task_id for r in records if r.outcome in ran}
-    merged = [r for r in previous if r["task_id"] not in fresh] + [_log_entry(r) for r in records if r.outcome in ran]
+    fresh = {r.task_id for r in records if r.outcome in TRIED}
+    merged = [r for r in previous if r["task_id"] not in fresh] + [_log_entry(r) for r in records if r.outcome in TRIED]
     write_atomic(path, _json(merged))
     return path
 

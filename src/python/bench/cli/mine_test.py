@@ -1,0 +1,51 @@
+"""`bench mine` as a newcomer meets it: its exit code, where it writes, what it says it skipped."""
+
+from __future__ import annotations
+
+import json
+
+from bench.cli.main import main
+from bench.gate import admit as admit_module
+from bench.gate.admit import Admission
+from bench.mine.miner_test import REPO, build_history
+
+
+def _pool(tmp_path, monkeypatch):
+    root = tmp_path / "pool"
+    (root / "tasks").mkdir(parents=True)
+    monkeypatch.setenv("BENCH_ROOT", str(root))
+    return root
+
+
+def _admitting(admitted_ids):
+    """Admission that admits ``admitted_ids`` and drops the rest, recording each as admission does."""
+    def fake(doc, root, **kwargs):
+        ok = doc["task_id"] in admitted_ids
+        folder = root / "tasks" / ("widgets" if ok else "_dropped")
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{doc['task_id']}.json").write_text(json.dumps({"reason": "nothing_flips"}))
+        return Admission(doc["task_id"], ok, "admitted" if ok else "nothing_flips", None, None)
+    return fake
+
+
+def test_mine_admit_exits_like_bench_admit_when_a_candidate_is_dropped(tmp_path, monkeypatch, capsys):
+    git_dir = build_history(tmp_path / "h")
+    out = tmp_path / "out"
+    _pool(tmp_path, monkeypatch)
+    monkeypatch.setattr(admit_module, "admit", _admitting({"widgets-4"}))
+    mined = main(["mine", REPO, "--mirror", str(git_dir), "--since", "2023-11-17", "--limit", "2", "--admit",
+                  "--out", str(out)])
+    assert "dropped" in capsys.readouterr().out
+    candidates = sorted(str(p) for p in out.glob("widgets-*.json"))
+    _pool(tmp_path / "again", monkeypatch)
+    assert (mined, main(["admit", *candidates])) == (1, 1)
+
+
+def test_mine_admit_exits_0_when_every_candidate_tried_is_admitted(tmp_path, monkeypatch):
+    git_dir = build_history(tmp_path / "h")
+    root = _pool(tmp_path, monkeypatch)
+    (root / "tasks" / "_dropped").mkdir()
+    (root / "tasks" / "_dropped" / "widgets-13.json").write_text("{}")  # known: not tried, does not count
+    monkeypatch.setattr(admit_module, "admit", _admitting({"widgets-4", "widgets-5"}))
+    assert main(["mine", REPO, "--mirror", str(git_dir), "--since", "2023-11-17", "--admit",
+                 "--out", str(tmp_path / "out")]) == 0
