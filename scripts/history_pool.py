@@ -182,7 +182,7 @@ def main() -> int:
             # the gate's cap counts every mutation task of the library: reverted fixes get the whole cap
             command = [*bench, "mutate", f"{library}=={version}", "--history", LIBRARIES[library], "--tag", tag,
                        "--admit", "--cap", str(others + args.cap),
-                       "--out", f"mutation-candidates/history-{library}-{version}"]
+                       "--out", f".bench/candidates/mutation-history-{library}-{version}"]
             done = subprocess.run(command, cwd=ROOT)
             if done.returncode != 0:
                 print(f"!! {library}=={version} failed (exit {done.returncode})", file=sys.stderr)

@@ -59,7 +59,7 @@ read -r -a BENCH <<< "${BENCH:-./pants run src/python/bench:bench --}"
 if [ $# -gt 0 ]; then RELEASES=("$@"); fi
 for release in "${RELEASES[@]}"; do
   echo "== $release" >&2
-  out="mutation-candidates/${release/==/-}"
+  out=".bench/candidates/mutation-${release/==/-}"
   if [ "$SEED" != 0 ]; then out="$out-seed$SEED"; fi
   "${BENCH[@]}" mutate "$release" --seed "$SEED" --limit "$LIMIT" --admit --cap "$CAP" \
     --out "$out" || echo "!! $release failed (exit $?)" >&2

@@ -69,3 +69,16 @@ def find_root(start: Path | None = None) -> Path:
             return candidate
     raise UsageError("cannot find the benchmark checkout (a folder with pants.toml and tasks/); "
                      "run from inside it or set BENCH_ROOT")
+
+
+def candidates_dir(name: str) -> Path:
+    """Where `bench mine` and `bench mutate` write candidates unless told: `.bench/candidates/<name>` in the
+    checkout, which git and Pants ignore, so mining leaves nothing to commit (outside a checkout: under the
+    working directory)."""
+    from bench.errors import UsageError
+
+    try:
+        base = find_root()
+    except UsageError:
+        base = Path()
+    return base / ".bench" / "candidates" / name

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Iterable
 
 EPILOG = """examples:
-  bench admit candidates/click-2345.json --mirror /mirrors/pallets+click
-  bench admit candidates/*.json --k 3
-  bench admit candidates/*.json --cluster tcp://10.0.0.5:8786   gate each candidate on a Dask worker
-  bench admit candidates/synthetic.clamp.json    a synthetic task written in tasks/synthetic/clamp/
+  bench admit .bench/candidates/click/click-2345.json --mirror /mirrors/pallets+click
+  bench admit .bench/candidates/click/click-*.json --k 3     (bench mine's candidates; not its reports)
+  bench admit .bench/candidates/click/click-*.json --cluster tcp://10.0.0.5:8786   the gate on Dask workers
+  bench admit synthetic.clamp.json    a synthetic task written in tasks/synthetic/clamp/
 Admitted specs go to tasks/<group>/ (a synthetic task's to tasks/synthetic/<slug>.json), locks to
 lockfiles/tasks/, certificates to results/certificates/; dropped candidates to tasks/_dropped/ with the reason
 and what the gate ran (runs per side and, when no test flipped, the first 20 tests that did not, with their

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 EPILOG = """examples:
-  bench mine pallets/click --mirror /mirrors/pallets+click --since 2022-01-01 --out candidates/click
+  bench mine pallets/click --mirror /mirrors/pallets+click --since 2022-01-01  (into .bench/candidates/click/)
   bench mine jpadilla/pyjwt --since 2022-01-01 --admit --max-targets 20      (mirror from $BENCH_MIRROR_DIR)
   bench mine dateutil/dateutil --admit --retry lock_failed --retry install_failed
   bench mine dateutil/dateutil --admit --image bookworm-py311 --retry collection_failed
@@ -15,8 +15,9 @@ History is walked newest first along the first parents of the default branch (or
 maintenance or release branch ("Merge branch 'stable'") the PRs it brings in are candidates too, each with the
 parent it was made on as its base. A PR is recognised by "Merge pull request #N", a subject ending in "(#N)" or a
 "PR: #N" / "PR-URL: …/pull/N" trailer; --direct-commits adds fixes committed without a PR (task id
-<lib>-c<sha>). Defaults of the limits: --cap 25, --max-source-files 6, --max-source-lines 300, --max-files 10. Every candidate is written to
-OUT/<task_id>.json and every commit that was filtered out, with its reason, to OUT/mine-report-<lib>.json;
+<lib>-c<sha>). Defaults of the limits: --cap 25, --max-source-files 6, --max-source-lines 300, --max-files 10.
+Every candidate is written to OUT/<task_id>.json and every commit that was filtered out, with its reason, to
+OUT/mine-report-<lib>.json (OUT: --out, default .bench/candidates/<lib> in the checkout, which git ignores);
 with --admit, OUT/admit-log-<lib>.json holds each candidate's outcome, wall seconds and the seconds spent
 locking, building the environment, preparing workspaces and running tests (scripts/throughput.py sums them).
 Without --admit the cap limits the candidates; with --admit it limits the library's admitted tasks: candidates
@@ -39,7 +40,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mirror", type=Path, default=None, help="bare git mirror (default: $BENCH_MIRROR_DIR)")
     p.add_argument("--limit", type=int, default=None, help="at most N candidates")
     p.add_argument("--since", default="", help="skip PRs merged before this ISO date (e.g. 2022-01-01)")
-    p.add_argument("--out", type=Path, default=Path("candidates"), help="folder for candidates and the report")
+    p.add_argument("--out", type=Path, default=None,
+                   help="folder for candidates and the report (default: .bench/candidates/<lib> in the checkout, "
+                        "git-ignored)")
     p.add_argument("--cap", type=int, default=25, help="per-library cap (default 25)")
     p.add_argument("--bugfix-only", action="store_true", help="require a bug-fix word in the title or body")
     p.add_argument("--max-source-files", type=int, default=6, help="skip fixes touching more source files (default 6)")
@@ -76,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from bench.cli.admit import exit_code
     from bench.mine.pipeline import TRIED, admit_candidates, mine_repository, options_with_pool, write_mining_record
     from bench.source.git import mirror_for
-    from bench.variables import find_root, get
+    from bench.variables import candidates_dir, find_root, get
 
     retry = tuple(args.retry)
     if retry and not args.admit:
@@ -103,18 +106,19 @@ def run(args: argparse.Namespace) -> int:
         except UsageError:
             pass  # outside a checkout: nothing admitted yet
     _warn_if_head_is_stale(git_dir, args.branch)
-    result, paths = mine_repository(git_dir, args.repo, options, args.out,
+    out = args.out or candidates_dir(library_name(args.repo))
+    result, paths = mine_repository(git_dir, args.repo, options, out,
                                     metadata=MetadataSession(enabled=args.metadata), image=image, ref=args.branch)
     print(f"{args.repo}: {result.scanned} commits, {result.pr_merges} PR merges, "
-          f"{len(result.candidates)} candidates → {args.out}")
+          f"{len(result.candidates)} candidates → {out}")
     for path in paths:
         print(path)
     if root is None:
         return 0
-    report = json.loads((args.out / f"mine-report-{library_name(args.repo)}.json").read_text())
+    report = json.loads((out / f"mine-report-{library_name(args.repo)}.json").read_text())
     records = admit_candidates(paths, root, args.repo, cap=args.cap, mirror=args.mirror,
                                sandbox_name=args.sandbox or get("BENCH_SANDBOX"), k=args.k,
-                               max_targets=args.max_targets, retry=retry, log_dir=args.out)
+                               max_targets=args.max_targets, retry=retry, log_dir=out)
     print(write_mining_record(root, args.repo, report, records))
     for record in records:
         print(f"{record.outcome:<16} {record.task_id}: {record.reason}")

@@ -49,3 +49,26 @@ def test_mine_admit_exits_0_when_every_candidate_tried_is_admitted(tmp_path, mon
     monkeypatch.setattr(admit_module, "admit", _admitting({"widgets-4", "widgets-5"}))
     assert main(["mine", REPO, "--mirror", str(git_dir), "--since", "2023-11-17", "--admit",
                  "--out", str(tmp_path / "out")]) == 0
+
+
+def test_mining_writes_its_candidates_into_a_folder_git_ignores_by_default(tmp_path, monkeypatch):
+    import shutil
+
+    from bench.source.git_command import git
+    from bench.testing.support import checkout_root
+
+    gitignore = checkout_root() / ".gitignore"
+    git_dir = build_history(tmp_path / "h")
+    root = tmp_path / "checkout"  # found from the working directory, as a newcomer's checkout is
+    (root / "tasks").mkdir(parents=True)
+    (root / "pants.toml").write_text("")
+    shutil.copy(gitignore, root / ".gitignore")
+    git(["init", "-q", str(root)])
+    monkeypatch.delenv("BENCH_ROOT", raising=False)
+    monkeypatch.chdir(root / "tasks")  # anywhere in the checkout: the folder is the checkout's
+    assert main(["mine", REPO, "--mirror", str(git_dir), "--since", "2023-11-17"]) == 0
+    written = sorted(p.relative_to(root / ".bench/candidates").as_posix() for p in root.rglob("*.json"))
+    assert written == ["widgets/mine-report-widgets.json", "widgets/widgets-13.json", "widgets/widgets-4.json",
+                       "widgets/widgets-5.json"]
+    untracked = git(["status", "--porcelain", "--untracked-files=all"], cwd=root).decode().splitlines()
+    assert sorted(untracked) == ["?? .gitignore", "?? pants.toml"]

@@ -17,8 +17,9 @@ EPILOG = """examples:
   bench mutate sqlparse==0.5.1 --admit --cluster tcp://10.0.0.5:8786   the gate's runs on Dask workers
   bench mutate sqlparse==0.5.3 --history andialbrecht/sqlparse --admit   the release's own past fixes, undone
 Writes <task_id>.json (a task spec of kind mutation, not yet certified) and <task_id>.diff per candidate
-into --out (default mutation-candidates/<name>-<version>); prints the count per operator. The spec names the
-mutation by file, byte span and replacement; the diff (which quotes the library's code) stays beside it.
+into --out (default .bench/candidates/mutation-<name>-<version> in the checkout, which git ignores); prints the
+count per operator. The spec names the mutation by file, byte span and replacement; the diff (which quotes the
+library's code) stays beside it.
 With --history GIT_DIR the candidates are not made by the engine: each is a small fix of one library file
 that the project made before the release (its commit subject says it fixes something), undone in the released
 file (operator reverted_fix; the commit id goes into the spec's provenance).
@@ -42,7 +43,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="undo the project's own fixes made before the release, read from this git repository "
                         "(or the mirror OWNER/NAME under $BENCH_MIRROR_DIR)")
     p.add_argument("--tag", default=None, help="with --history: the release's tag (default v<version> or <version>)")
-    p.add_argument("--out", type=Path, default=None, help="output folder")
+    p.add_argument("--out", type=Path, default=None,
+                   help="output folder (default: .bench/candidates/mutation-<name>-<version>, git-ignored)")
     p.add_argument("--index-url", default=None, help="simple index (default https://pypi.org/simple)")
     p.add_argument("--admit", action="store_true", help="certify the candidates and admit the good ones")
     p.add_argument("--cap", type=int, default=None, help="with --admit: mutation tasks per library (default 30)")
@@ -75,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
     from bench.mutate.history import OPERATOR
     from bench.source.sdist import DEFAULT_INDEX_URL, fetch_sdist, find_release, unpack_sdist
     from bench.store.action_cache import write_atomic
+    from bench.variables import candidates_dir
 
     name, version = parse_release(args.release)
     if args.limit is not None and args.limit < 1:
@@ -82,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     pin = find_release(name, version, index_url=args.index_url or DEFAULT_INDEX_URL)
     print(f"pinned {pin.filename} sha256={pin.sha256}", file=sys.stderr)
     archive = fetch_sdist(pin)
-    out = args.out or Path("mutation-candidates") / f"{pin.name}-{pin.version}"
+    out = args.out or candidates_dir(f"mutation-{pin.name}-{pin.version}")
     with tempfile.TemporaryDirectory(prefix="bench-mutate-") as scratch:
         tree = unpack_sdist(archive, Path(scratch) / "tree")
         tests = list_test_files(tree)
