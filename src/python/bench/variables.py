@@ -71,14 +71,18 @@ def find_root(start: Path | None = None) -> Path:
                      "run from inside it or set BENCH_ROOT")
 
 
+def find_checkout() -> Path | None:
+    """The checkout :func:`find_root` finds, or None outside one."""
+    from bench.errors import UsageError
+
+    try:
+        return find_root()
+    except UsageError:
+        return None
+
+
 def candidates_dir(name: str) -> Path:
     """Where `bench mine` and `bench mutate` write candidates unless told: `.bench/candidates/<name>` in the
     checkout, which git and Pants ignore, so mining leaves nothing to commit (outside a checkout: under the
     working directory)."""
-    from bench.errors import UsageError
-
-    try:
-        base = find_root()
-    except UsageError:
-        base = Path()
-    return base / ".bench" / "candidates" / name
+    return (find_checkout() or Path()) / ".bench" / "candidates" / name

@@ -21,10 +21,13 @@ OUT/mine-report-<lib>.json (OUT: --out, default .bench/candidates/<lib> in the c
 with --admit, OUT/admit-log-<lib>.json holds each candidate's outcome, wall seconds and the seconds spent
 locking, building the environment, preparing workspaces and running tests (scripts/throughput.py sums them).
 Without --admit the cap limits the candidates; with --admit it limits the library's admitted tasks: candidates
-are admitted one at a time, in order, until the library holds CAP tasks. Task ids the pool already admitted
-or dropped are never candidates again, so a rerun continues where the last one stopped (tasks/_mining/<lib>.json
-records each run's settings, branch, head and the candidates it never tried; bench pool stats lists them); `--retry lock_failed`
-(say, after the lock collector improved) makes the drops with that reason candidates again. `--image` names
+are admitted one at a time, in order, until the library holds CAP tasks. Inside a checkout, task ids the pool
+already admitted, dropped or retired are not candidates again (how many of each is printed), so a rerun
+continues where the last one stopped (tasks/_mining/<lib>.json records each run's settings, branch, head and
+the candidates it never tried; bench pool stats lists them); --include-known proposes them too, the raw
+proposals (to measure recall against another pool), with the cap not reduced by the pool's tasks (admission
+still skips them). `--retry lock_failed` (say, after the lock collector improved) makes the drops with that
+reason candidates again. `--image` names
 the folder under images/ the candidates are locked, certified and scored in (default trixie-py313); an image
 with an older Python serves code that predates the default's (e.g. imports that the newer one deprecates).
 Exit 0 when mining succeeded and (with --admit) every candidate tried was admitted; 1 when any was dropped,
@@ -54,6 +57,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "branch when HEAD names a stale one)")
     p.add_argument("--no-maintenance-merges", action="store_true",
                    help="do not look inside merges of maintenance/release branches for the PRs they bring in")
+    p.add_argument("--include-known", action="store_true",
+                   help="also propose task ids the pool already admitted, dropped or retired (the raw proposals)")
     p.add_argument("--direct-commits", action="store_true",
                    help="also propose fixes committed without a PR (subject naming a fix, source and tests changed)")
     p.add_argument("--metadata", action="store_true", help="try GitHub's API for PR metadata (optional)")
@@ -68,53 +73,74 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
     from bench.errors import UsageError
     from bench.mine.metadata import MetadataSession
-    from bench.environment.image import ImageError, image_folder
-    from bench.mine.documents import DEFAULT_IMAGE
-    from bench.mine.miner import Bounds, MineOptions
     from bench.mine.miner import library_name
-    from bench.cli.admit import exit_code
-    from bench.mine.pipeline import TRIED, admit_candidates, mine_repository, options_with_pool, write_mining_record
+    from bench.mine.pipeline import mine_repository, skipped_as_known
     from bench.source.git import mirror_for
-    from bench.variables import candidates_dir, find_root, get
+    from bench.variables import candidates_dir, find_checkout, find_root
 
     retry = tuple(args.retry)
     if retry and not args.admit:
         raise UsageError("--retry only means something with --admit")
-    image = args.image or DEFAULT_IMAGE
-    if args.image:
-        try:
-            image_folder(image)
-        except ImageError as error:
-            raise UsageError(str(error)) from error
+    image = _image(args)
     git_dir = mirror_for(args.repo, args.mirror)
     if git_dir is None:
         raise UsageError(f"no mirror for {args.repo}: pass --mirror PATH or set BENCH_MIRROR_DIR")
-    bounds = Bounds(args.max_source_files, args.max_source_lines, args.max_files)
-    options = MineOptions(since=args.since, limit=args.limit, cap=args.cap, bugfix_only=args.bugfix_only,
-                          bounds=bounds, maintenance_merges=not args.no_maintenance_merges,
-                          direct_commits=args.direct_commits)
     root = find_root() if args.admit else None
-    if root is not None:  # admission applies the cap to admitted tasks; mining skips only known task ids
-        options = replace(options_with_pool(options, root, args.repo, retry), cap=10**9, already_admitted=0)
-    else:
-        try:
-            options = options_with_pool(options, find_root(), args.repo)
-        except UsageError:
-            pass  # outside a checkout: nothing admitted yet
+    pool = None if args.include_known else root or find_checkout()  # outside a checkout: nothing is known
+    options, known = _options(args, pool, retry, admit=root is not None)
     _warn_if_head_is_stale(git_dir, args.branch)
     out = args.out or candidates_dir(library_name(args.repo))
     result, paths = mine_repository(git_dir, args.repo, options, out,
                                     metadata=MetadataSession(enabled=args.metadata), image=image, ref=args.branch)
     print(f"{args.repo}: {result.scanned} commits, {result.pr_merges} PR merges, "
           f"{len(result.candidates)} candidates → {out}")
+    if known is not None:
+        _say_skipped(skipped_as_known(result, known))
     for path in paths:
         print(path)
-    if root is None:
-        return 0
+    return 0 if root is None else _admit(args, root, paths, out, retry)
+
+
+def _image(args: argparse.Namespace) -> str:
+    from bench.environment.image import ImageError, image_folder
+    from bench.errors import UsageError
+    from bench.mine.documents import DEFAULT_IMAGE
+
+    if args.image:
+        try:
+            image_folder(args.image)
+        except ImageError as error:
+            raise UsageError(str(error)) from error
+    return args.image or DEFAULT_IMAGE
+
+
+def _options(args: argparse.Namespace, pool: Path | None, retry: tuple[str, ...], *, admit: bool):
+    """The miner's options, and what the pool knows (None without a pool to skip by)."""
+    from dataclasses import replace
+
+    from bench.mine.miner import Bounds, MineOptions
+    from bench.mine.pipeline import known_to_pool, options_with_pool
+
+    bounds = Bounds(args.max_source_files, args.max_source_lines, args.max_files)
+    options = MineOptions(since=args.since, limit=args.limit, cap=args.cap, bugfix_only=args.bugfix_only,
+                          bounds=bounds, maintenance_merges=not args.no_maintenance_merges,
+                          direct_commits=args.direct_commits)
+    known = known_to_pool(pool, retry) if pool is not None else None
+    if known is not None:
+        options = options_with_pool(options, pool, args.repo, known)
+    if admit:  # admission applies the cap to admitted tasks; mining skips only known task ids
+        options = replace(options, cap=10**9, already_admitted=0)
+    return options, known
+
+
+def _admit(args: argparse.Namespace, root: Path, paths, out: Path, retry: tuple[str, ...]) -> int:
+    from bench.cli.admit import exit_code
+    from bench.mine.miner import library_name
+    from bench.mine.pipeline import TRIED, admit_candidates, write_mining_record
+    from bench.variables import get
+
     report = json.loads((out / f"mine-report-{library_name(args.repo)}.json").read_text())
     records = admit_candidates(paths, root, args.repo, cap=args.cap, mirror=args.mirror,
                                sandbox_name=args.sandbox or get("BENCH_SANDBOX"), k=args.k,
@@ -123,6 +149,13 @@ def run(args: argparse.Namespace) -> int:
     for record in records:
         print(f"{record.outcome:<16} {record.task_id}: {record.reason}")
     return exit_code(record.outcome == "admitted" for record in records if record.outcome in TRIED)
+
+
+def _say_skipped(counts: dict[str, int]) -> None:
+    if sum(counts.values()):
+        detail = ", ".join(f"{count} {why}" for why, count in counts.items())
+        print(f"skipped {sum(counts.values())} proposals whose task id the pool knows ({detail}); "
+              f"--include-known lists them")
 
 
 def _warn_if_head_is_stale(git_dir: Path, branch: str | None) -> None:

@@ -72,3 +72,32 @@ def test_mining_writes_its_candidates_into_a_folder_git_ignores_by_default(tmp_p
                        "widgets/widgets-5.json"]
     untracked = git(["status", "--porcelain", "--untracked-files=all"], cwd=root).decode().splitlines()
     assert sorted(untracked) == ["?? .gitignore", "?? pants.toml"]
+
+
+def _known_pool(tmp_path, monkeypatch):
+    """A pool that admitted widgets-4, dropped widgets-13 and retired widgets-5."""
+    root = _pool(tmp_path, monkeypatch)
+    for folder, task_id in (("widgets", "widgets-4"), ("_dropped", "widgets-13"), ("_retired/widgets", "widgets-5")):
+        (root / "tasks" / folder).mkdir(parents=True)
+        (root / "tasks" / folder / f"{task_id}.json").write_text("{}")
+    return root
+
+
+def test_mining_in_a_checkout_says_how_many_known_task_ids_it_skipped_and_why(tmp_path, monkeypatch, capsys):
+    git_dir = build_history(tmp_path / "h")
+    _known_pool(tmp_path, monkeypatch)
+    out = tmp_path / "out"
+    assert main(["mine", REPO, "--mirror", str(git_dir), "--since", "2023-11-17", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "skipped 3 proposals whose task id the pool knows (1 admitted, 1 dropped, 1 retired)" in printed
+    assert not list(out.glob("widgets-*.json"))
+
+
+def test_include_known_lists_the_raw_proposals_with_the_cap_not_reduced_by_the_pool(tmp_path, monkeypatch, capsys):
+    git_dir = build_history(tmp_path / "h")
+    _known_pool(tmp_path, monkeypatch)
+    out = tmp_path / "out"
+    assert main(["mine", REPO, "--mirror", str(git_dir), "--since", "2023-11-17", "--cap", "3", "--include-known",
+                 "--out", str(out)]) == 0
+    assert "skipped" not in capsys.readouterr().out
+    assert sorted(p.stem for p in out.glob("widgets-*.json")) == ["widgets-13", "widgets-4", "widgets-5"]

@@ -84,6 +84,7 @@ class Filtered:
     sha: str
     subject: str
     reason: str
+    task_id: str = ""  # a known task's id (reason known_task): which of the pool's decisions it met
 
 
 @dataclass(frozen=True)
@@ -220,8 +221,8 @@ def mine(git_dir: Path, repo: str, options: MineOptions = MineOptions(), *, ref:
     for commit, via in _walk(git_dir, commits, options):
         reason, candidate = _screen(git_dir, repo, commit, options, seen_numbers)
         pr_merges += reason not in ("not_a_pr_merge", "branch_merge")
-        if candidate is None:
-            filtered.append(Filtered(commit.sha, commit.subject, reason))
+        if reason:
+            filtered.append(Filtered(commit.sha, commit.subject, reason, candidate.task_id if candidate else ""))
         else:
             if candidate.pr.style != COMMIT:
                 seen_numbers.add(candidate.pr.number)
@@ -269,7 +270,7 @@ def _screen(git_dir, repo, commit, options, seen_numbers) -> tuple[str, Candidat
     if options.bugfix_only and not built.bugfix_keyword:
         return "no_bugfix_keyword", None
     if built.task_id in options.known_task_ids:
-        return "known_task", None
+        return "known_task", built  # filtered, with the id that says which decision of the pool it met
     return "", built
 
 

@@ -32,7 +32,24 @@ class AdmitRecord:
     phases: tuple[tuple[str, float], ...] = ()  # lock / environment / workspace / tests wall seconds (informative)
 
 
-def known_tasks(root: Path, retry: tuple[str, ...] = ()) -> tuple[set[str], set[str]]:
+@dataclass(frozen=True)
+class KnownTasks:
+    """The task ids a pool has decided on, which mining does not propose again."""
+
+    admitted: frozenset[str]
+    dropped: frozenset[str]
+    retired: frozenset[str]
+
+    @property
+    def ids(self) -> frozenset[str]:
+        return self.admitted | self.dropped | self.retired
+
+    def why(self, task_id: str) -> str:
+        """"admitted", "dropped" or "retired" ("" for an id the pool does not know)."""
+        return next((why for why in ("admitted", "dropped", "retired") if task_id in getattr(self, why)), "")
+
+
+def known_to_pool(root: Path, retry: tuple[str, ...] = ()) -> KnownTasks:
     """Task ids already admitted (any tasks/<group>/) and already decided against (tasks/_dropped/, and the
     retired tasks of tasks/_retired/<group>/: a task retired by a stricter judgement or a reading by hand is
     not mined again).
@@ -43,7 +60,19 @@ def known_tasks(root: Path, retry: tuple[str, ...] = ()) -> tuple[set[str], set[
     admitted = {p.stem for p in (root / "tasks").glob("*/*.json") if not p.parent.name.startswith("_")}
     dropped = {p.stem for p in (root / "tasks" / "_dropped").glob("*.json")}
     retired = {p.stem for p in (root / "tasks" / "_retired").glob("*/*.json") if not p.parent.name.startswith("_")}
-    return admitted, (dropped - retried_ids(root, retry)) | retired
+    return KnownTasks(frozenset(admitted), frozenset(dropped - retried_ids(root, retry)), frozenset(retired))
+
+
+def known_tasks(root: Path, retry: tuple[str, ...] = ()) -> tuple[set[str], set[str]]:
+    """The admitted task ids, and the dropped or retired ones (:func:`known_to_pool`)."""
+    known = known_to_pool(root, retry)
+    return set(known.admitted), set(known.dropped | known.retired)
+
+
+def skipped_as_known(result: MineResult, known: KnownTasks) -> dict[str, int]:
+    """How many proposals mining left out because the pool knows their task id, by what the pool decided."""
+    whys = [known.why(item.task_id) for item in result.filtered if item.reason == "known_task"]
+    return {why: whys.count(why) for why in ("admitted", "dropped", "retired")}
 
 
 def retried_ids(root: Path, retry: tuple[str, ...]) -> set[str]:
@@ -143,10 +172,9 @@ def _log_entry(record: AdmitRecord) -> dict:
     return entry
 
 
-def options_with_pool(options: MineOptions, root: Path, repo: str, retry: tuple[str, ...] = ()) -> MineOptions:
+def options_with_pool(options: MineOptions, root: Path, repo: str, known: KnownTasks) -> MineOptions:
     """The options seen against the pool: its admitted tasks count against the cap, known ids are skipped."""
-    admitted, dropped = known_tasks(root, retry)
-    return replace(options, already_admitted=admitted_count(root, repo), known_task_ids=frozenset(admitted | dropped))
+    return replace(options, already_admitted=admitted_count(root, repo), known_task_ids=known.ids)
 
 
 def _json(data) -> bytes:
