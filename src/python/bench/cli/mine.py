@@ -12,8 +12,9 @@ EPILOG = """examples:
   bench mine dateutil/dateutil --admit --retry lock_failed --retry install_failed
   bench mine dateutil/dateutil --admit --image bookworm-py311 --retry collection_failed
 History is walked newest first along the first parents of the default branch (or --branch); inside a merge of a
-maintenance or release branch ("Merge branch 'stable'") the PRs it brings in are candidates too, each with the
-parent it was made on as its base. A PR is recognised by "Merge pull request #N", a subject ending in "(#N)" or a
+maintenance or release branch ("Merge branch 'stable'"), and inside a PR whose branch holds merged PRs of its
+own (a release branch merged as a PR: "Changes for release …"), the PRs it brings in are candidates too, each
+with the parent it was made on as its base. A PR is recognised by "Merge pull request #N", a subject ending in "(#N)" or a
 "PR: #N" / "PR-URL: …/pull/N" trailer; --direct-commits adds fixes committed without a PR (task id
 <lib>-c<sha>). Defaults of the limits: --cap 25, --max-source-files 6, --max-source-lines 300, --max-files 10.
 Every candidate is written to OUT/<task_id>.json and every commit that was filtered out, with its reason, to
@@ -56,7 +57,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="the branch to walk (default: the one the mirror's HEAD names; name the main development "
                         "branch when HEAD names a stale one)")
     p.add_argument("--no-maintenance-merges", action="store_true",
-                   help="do not look inside merges of maintenance/release branches for the PRs they bring in")
+                   help="do not look inside merges of maintenance/release branches (or PRs of PRs) for the PRs "
+                        "they bring in")
     p.add_argument("--include-known", action="store_true",
                    help="also propose task ids the pool already admitted, dropped or retired (the raw proposals)")
     p.add_argument("--direct-commits", action="store_true",

@@ -105,3 +105,53 @@ def test_mining_warns_when_the_mirrors_head_names_a_branch_long_behind_another(t
     assert capsys.readouterr().err.startswith("warning: refs/heads/main ends 2023-11-15, refs/heads/develop")
     _warn_if_head_is_stale(git_dir, "develop")
     assert capsys.readouterr().err == ""
+
+
+def _release_pr_history(tmp_path):
+    """main: initial → PR #45 from a contributor's fork, whose branch merged the fork's own PR #1 → PR #41, a fix
+    with a follow-up PR #42 merged into its branch → PR #43 from the release branch, "Changes for release 2.0";
+    the release branch (from initial): PR #44 merged into it, then the release's own commit."""
+    s = [_initial()]
+    s.append(commit("strict", day=2, message="handle counts in strict mode", parents=(":1",), files={
+        "pkg/sample.py": _code(4), "tests/test_sample.py": _test("strict")}))
+    s.append(commit("release", day=3, message="Merge pull request #44 from dev/strict\n\nFix bug in sample() with "
+                    "the strict option", parents=(":1", ":2"), files={
+                        "pkg/sample.py": _code(4), "tests/test_sample.py": _test("strict")}))
+    s.append(commit("release", day=4, message="Changes for release 2.0", parents=(":3",), files={
+        "docs/changes.md": "2.0\n"}))
+    s.append(commit("fork", day=5, message="fix the totals", parents=(":1",), files={
+        "pkg/core.py": _code(5), "tests/test_core.py": _test("totals")}))
+    s.append(commit("fork", day=6, message="Merge pull request #1 from dev/master\n\nSync", parents=(":5", ":1"),
+                    files={"tests/test_core.py": _test("totals2")}))
+    s.append(commit("main", day=7, message="Merge pull request #45 from dev/totals\n\nFix the totals",
+                    parents=(":1", ":6"), files={"pkg/core.py": _code(5), "tests/test_core.py": _test("totals2")}))
+    s.append(commit("fix", day=8, message="fix the parser", parents=(":7",), files={
+        "pkg/parse.py": _code(8), "tests/test_parse.py": _test("parse")}))
+    s.append(commit("follow-up", day=9, message="and its corner case", parents=(":8",), files={
+        "pkg/parse.py": _code(9), "tests/test_parse.py": _test("corner")}))
+    s.append(commit("fix", day=10, message="Merge pull request #42 from dev/follow-up\n\nFix the parser's corner "
+                    "case", parents=(":8", ":9"), files={"pkg/parse.py": _code(9),
+                                                         "tests/test_parse.py": _test("corner")}))
+    s.append(commit("main", day=11, message="Merge pull request #41 from acme/parser\n\nFix the parser",
+                    parents=(":7", ":10"), files={"pkg/parse.py": _code(9), "tests/test_parse.py": _test("corner")}))
+    s.append(commit("main", day=12, message="Merge pull request #43 from acme/release\n\nChanges for release 2.0",
+                    parents=(":11", ":4"), files={"pkg/sample.py": _code(4), "tests/test_sample.py": _test("strict"),
+                                                  "docs/changes.md": "2.0\n"}))
+    return bare_repository(tmp_path / "release.git", s)
+
+
+def test_a_pr_merged_into_a_release_branch_that_reached_main_as_a_pr_of_its_own_is_proposed(tmp_path):
+    git_dir = _release_pr_history(tmp_path)
+    result = mine(git_dir, REPO)
+    by_id = {c.task_id: c for c in result.candidates}
+    # a fork's PR is not opened: its #1 is the fork's; a fix with a follow-up PR stays a candidate itself
+    assert sorted(by_id) == ["widgets-41", "widgets-42", "widgets-44", "widgets-45"]
+    release = next(f for f in result.filtered if f.subject.startswith("Merge pull request #43"))
+    assert release.reason == "chore_title"  # the release PR is screened as any PR is
+    inner = by_id["widgets-44"]
+    assert (inner.via, inner.pr.title) == (release.sha, "Fix bug in sample() with the strict option")
+    initial = first_parent_log(git_dir, "refs/heads/main")[-1].sha
+    assert candidate_document(inner, REPO)["base_sha"] == initial  # the release branch's commit it was made on
+    assert by_id["widgets-42"].via == by_id["widgets-41"].commit.sha and by_id["widgets-45"].via == ""
+    without = mine(git_dir, REPO, MineOptions(maintenance_merges=False))
+    assert sorted(c.task_id for c in without.candidates) == ["widgets-41", "widgets-45"]

@@ -23,9 +23,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from bench.gate.judgement import fragment_categories, is_revert, title_category
-from bench.mine._history import Commit, FileChange, brought_in, changed_files, default_branch, existing_paths, \
+from bench.mine._history import Commit, FileChange, changed_files, default_branch, existing_paths, \
     first_parent_log, resolve
-from bench.mine.pull_requests import PullRequest, is_branch_merge, parse_pull_request  # noqa: F401 (re-exported)
+from bench.mine.pull_requests import PullRequest, is_branch_merge, opened_merge, \
+    parse_pull_request  # noqa: F401 (re-exported)
 
 # Conventional-commit prefixes that mean "no behaviour change"; always skipped.
 CHORE_PREFIX = re.compile(r"^\s*(docs?|ci|chore|build|style|test|tests)(\([^)]*\))?!?\s*:", re.IGNORECASE)
@@ -210,15 +211,17 @@ def _normal_since(since: str) -> str:
 # --------------------------------------------------------------------------------------------------------- mine
 
 def mine(git_dir: Path, repo: str, options: MineOptions = MineOptions(), *, ref: str | None = None) -> MineResult:
-    """Scan `git_dir`'s first-parent history (and, inside merges of maintenance branches, the commits they bring
-    in) and return the ordered candidates and every filtered commit."""
+    """Scan `git_dir`'s first-parent history (and, inside merges of maintenance branches and PRs of PRs, the
+    commits they bring in) and return the ordered candidates and every filtered commit. A PR of PRs is screened
+    as a PR too: a release's ("Changes for release 2.0") falls to its title, a fix with a follow-up PR merged
+    into its branch stays a candidate."""
     branch = ref or default_branch(git_dir)
     commits = first_parent_log(git_dir, branch)
     filtered: list[Filtered] = []
     passed: list[Candidate] = []
     pr_merges = 0
     seen_numbers: set[int] = set()
-    for commit, via in _walk(git_dir, commits, options):
+    for commit, via in _walk(git_dir, repo, commits, options):
         reason, candidate = _screen(git_dir, repo, commit, options, seen_numbers)
         pr_merges += reason not in ("not_a_pr_merge", "branch_merge")
         if reason:
@@ -233,13 +236,13 @@ def mine(git_dir: Path, repo: str, options: MineOptions = MineOptions(), *, ref:
                       tuple(filtered))
 
 
-def _walk(git_dir: Path, commits: tuple[Commit, ...], options: MineOptions):
-    """Each first-parent commit, newest first; after a branch merge, the commits it brings in (``via`` it)."""
+def _walk(git_dir: Path, repo: str, commits: tuple[Commit, ...], options: MineOptions):
+    """Each first-parent commit, newest first; after a merge the miner opens (a branch merge, a PR of PRs:
+    :func:`opened_merge`), the commits it brings in (``via`` it)."""
     for commit in commits:
         yield commit, ""
-        if options.maintenance_merges and is_branch_merge(commit):
-            for inner in brought_in(git_dir, commit):
-                yield inner, commit.sha
+        for inner in opened_merge(git_dir, commit, repo) if options.maintenance_merges else ():
+            yield inner, commit.sha
 
 
 def _screen(git_dir, repo, commit, options, seen_numbers) -> tuple[str, Candidate | None]:

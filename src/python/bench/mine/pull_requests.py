@@ -1,4 +1,4 @@
-"""Which commits of a history bring in a pull request, and which merges bring in a whole maintenance branch.
+"""Which commits of a history bring in a pull request, and which merges the miner opens for the PRs inside.
 
 A commit is a pull request when
 
@@ -12,17 +12,26 @@ A commit is a pull request when
 A merge that is not a pull request but brings a branch in — ``Merge branch 'stable'``, ``Merge stable into main
 (#3521)``, ``Merge tag '1.2.3'``, ``Merge remote-tracking branch …`` — is a **branch merge**: the fixes merged
 into that branch (a maintenance or release branch) reach the main line only inside it, so the miner looks at
-the commits it brings in, each with its own base.
+the commits it brings in, each with its own base. So it does inside a pull request whose branch holds merges
+of pull requests of its own (a release branch merged by the button: "Merge pull request #943 from
+org/release-2025", titled "Changes for release 10.6.0"): the PRs merged into it are opened like a branch
+merge's (:func:`opened_merge`), and the PR itself is screened as any PR is. Only a branch of the repository
+itself is opened: the merges on a fork's
+branch number the fork's PRs ("Merge pull request #1 from mitsuhiko/master" inside a contributor's PR to
+pallets/click). A PR squashed or rebased onto such a branch is not told from a commit that names an issue
+("Fix x (#12)"), so only merge-button PRs open it.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
-from bench.mine._history import Commit
+from bench.mine._history import Commit, brought_in
 
 MERGE_SUBJECT = re.compile(r"^Merge pull request #(\d+)\b")
+HEAD_OWNER = re.compile(r"^Merge pull request #\d+ from ([^/\s]+)/")  # whose branch the button merged
 SQUASH_SUBJECT = re.compile(r"\(#(\d+)\)\s*$")
 TRAILER = re.compile(r"^(?:PR|Pull[- ]Request|PR-URL|Pull-Request-URL)\s*:\s*(?:\S*/pulls?/|#)(\d+)\s*$",
                      re.IGNORECASE | re.MULTILINE)
@@ -41,7 +50,7 @@ class PullRequest:
 def parse_pull_request(commit: Commit) -> PullRequest | None:
     """The PR a commit brings in, from its subject or its trailer; None for a direct commit or a branch merge."""
     merge = MERGE_SUBJECT.match(commit.subject)
-    if merge and len(commit.parents) > 1:
+    if merge and _merge_button(commit):
         title = commit.body.splitlines()[0].strip() if commit.body else commit.subject
         return PullRequest(int(merge.group(1)), "merge", title)
     if is_branch_merge(commit) or not commit.parents:
@@ -59,3 +68,20 @@ def is_branch_merge(commit: Commit) -> bool:
     """A merge of a branch (a maintenance or release branch, a tag) rather than of one pull request."""
     return len(commit.parents) > 1 and not MERGE_SUBJECT.match(commit.subject) \
         and bool(BRANCH_MERGE_SUBJECT.match(commit.subject))
+
+
+def opened_merge(git_dir: Path, commit: Commit, repo: str) -> tuple[Commit, ...]:
+    """The commits the miner looks at inside ``commit``: those a branch merge brings in, and those of a PR merge
+    of a branch of ``repo`` (owner/name) that holds merge-button PRs of its own; () for every other commit (an
+    ordinary PR is one change)."""
+    if is_branch_merge(commit):
+        return brought_in(git_dir, commit)
+    owner = HEAD_OWNER.match(commit.subject)
+    if not _merge_button(commit) or not owner or owner.group(1).lower() != repo.split("/")[0].lower():
+        return ()
+    inner = brought_in(git_dir, commit)
+    return inner if any(_merge_button(each) for each in inner) else ()
+
+
+def _merge_button(commit: Commit) -> bool:
+    return len(commit.parents) > 1 and bool(MERGE_SUBJECT.match(commit.subject))
