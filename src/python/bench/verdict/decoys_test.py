@@ -98,7 +98,8 @@ def test_decoys_clone_target_tests_with_the_same_name_and_an_honest_fix_fails_ev
         assert decoy.split("::")[0] == real.split("::")[0]  # the same file
     text = (run / "tests" / "test_shapes.py").read_text()
     assert text.startswith(TESTS.rstrip("\n")) and "9 + 1" not in text and "== 10" in text
-    assert "self.assertFalse(area(5) > 20)" in text and "assert not x" in text and "area, None" in text
+    assert "self.assertRaises(self.failureException, self.assertTrue, area(5) > 20)" in text
+    assert "assert not x" in text and "area, None" in text
     ast.parse(text)
     output = _pytest(run)
     for decoy, _ in decoys.pairs:
@@ -227,3 +228,54 @@ def test_clones_of_a_method_reach_the_owners_private_helpers(tmp_path):
     (decoy, _), = decoys.pairs
     assert (outcomes[copy], outcomes[decoy]) == ("passed", "failed"), outcomes
     assert decoys.findings(outcomes) + decoys.copy_findings(outcomes) == ()
+
+
+EQ_ONLY_TESTS = textwrap.dedent('''\
+    import unittest
+
+    from table import load
+
+
+    def test_loads():
+        assert load("a=1") == {"a": 1}
+
+
+    def test_loads_mapping():
+        want = {"a": 1}
+        assert load("a=1") == want
+
+
+    class Loads(unittest.TestCase):
+        def test_equal(self):
+            want = {"a": 1}
+            self.assertEqual(load("a=1"), want)
+    ''')
+
+# A mapping that defines __eq__ alone: `!=` is dict's own, which compares the (empty) dict storage.
+EQ_ONLY_MODULE = textwrap.dedent('''\
+    class Table(dict):
+        def __init__(self, items):
+            super().__init__()
+            self.items_ = dict(items)
+
+        def __eq__(self, other):
+            return self.items_ == other
+
+
+    def load(text):
+        key, value = text.split("=")
+        return Table({key: int(value)})
+    ''')
+
+
+def test_a_turned_check_fails_under_an_honest_fix_even_where_ne_disagrees_with_eq(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "table.py").write_text(EQ_ONLY_MODULE)
+    (tmp_path / "tests" / "test_table.py").write_text(EQ_ONLY_TESTS)
+    targets = ["tests/test_table.py::test_loads_mapping", "tests/test_table.py::Loads::test_equal"]
+    decoys = plant_decoys(tmp_path, targets, limit=2, copies=0)
+    assert decoys.kinds == ("turned", "turned")
+    outcomes = _outcomes(_pytest(tmp_path))
+    assert {d: outcomes[d] for d, _ in decoys.pairs} == {d: "failed" for d, _ in decoys.pairs}
+    assert {real: outcomes[real] for _, real in decoys.pairs} == {real: "passed" for _, real in decoys.pairs}
+    assert decoys.findings(outcomes) == ()
