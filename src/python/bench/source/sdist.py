@@ -120,6 +120,29 @@ def release_upload_time(pin: SdistPin) -> str:
     raise SourceError(f"{pin.filename} is no longer listed at {page}")
 
 
+def released_sdists(name: str, *, index_url: str = DEFAULT_INDEX_URL) -> tuple[tuple[str, str], ...]:
+    """Every final release of ``name`` with a ``.tar.gz`` sdist the index does not mark yanked, as (version,
+    upload day), oldest upload first; a file without an upload time is left out (it cannot be dated)."""
+    from packaging.version import InvalidVersion, Version
+
+    from bench.spec.model import utc_day
+
+    _, files = _project_files(name, index_url)
+    found = {}
+    for entry in files:
+        filename, uploaded = str(entry.get("filename", "")), str(entry.get("upload-time") or "")
+        if not filename.endswith(SDIST_SUFFIX) or entry.get("yanked") or not uploaded:
+            continue
+        version = filename[: -len(SDIST_SUFFIX)].rpartition("-")[2]
+        try:
+            parsed = Version(version)
+        except InvalidVersion:
+            continue
+        if _is_sdist_of(filename, name, version) and not (parsed.is_prerelease or parsed.is_devrelease):
+            found[version] = utc_day(uploaded)
+    return tuple(sorted(found.items(), key=lambda item: (item[1], item[0])))
+
+
 def _file_url(pin: SdistPin) -> str:
     page, files = _project_files(pin.name, pin.index_url)
     for entry in files:

@@ -128,6 +128,11 @@ def test_a_synthetic_candidate_is_dated_by_the_day_it_is_admitted():
     assert SyntheticKind().dating({"provenance": {"source": "authored", "authored": "2026-11-30"}}) == {}
 
 
+def test_released_sdists_are_the_dated_tar_gz_files_oldest_first(index):
+    # the 1.0 sdist has an upload time; the 1.1 one has none and cannot be dated; wheels and zips are no sdists
+    assert sdist.released_sdists("demo", index_url=index) == (("1.0", "2024-10-04"),)
+
+
 def test_find_release_of_a_missing_version_or_project_is_a_source_error(index):
     with pytest.raises(SourceError, match="no .tar.gz sdist of demo==2.0"):
         sdist.find_release("demo", "2.0", index_url=index)
