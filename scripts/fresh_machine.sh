@@ -3,7 +3,8 @@
 # it an empty HOME (so Pants, pex and the harness start with empty caches), and run exactly the README's two
 # commands there. Prints each command's wall time, result and the load average around it; exits non-zero if
 # either command fails. Nothing installed by hand is used: ./pants bootstraps itself into the empty HOME and the
-# harness installs what it needs.
+# harness installs what it needs. Ends with where the time went (scripts/fresh_profile.py): Pants' start, each pex
+# build, the harness's phases and the sandboxed runs' own time, the test targets' own time.
 #
 # Usage: scripts/fresh_machine.sh [REPO]
 #   REPO  a path or URL git can clone (default: this checkout; a clone takes its committed HEAD, never
@@ -48,8 +49,11 @@ run() {  # run NAME COMMAND...: time one command, log its output
   load_before="$(load)"
   echo "--- $* (log: $work/logs/$name.log)"
   start=$(date +%s%N)
-  "${env_fresh[@]}" "$@" > "$work/logs/$name.log" 2>&1
-  rc=$?
+  # Every line stamped with the Unix time it was printed: scripts/fresh_profile.py reads where the time went.
+  "${env_fresh[@]}" BENCH_PROFILE="$work/logs/profile-$name.json" "$@" 2>&1 \
+    | python3 -u -c 'import sys, time
+for line in sys.stdin: sys.stdout.write(f"{time.time():.3f} {line}")' > "$work/logs/$name.log"
+  rc=${PIPESTATUS[0]}
   end=$(date +%s%N)
   tail -n 3 "$work/logs/$name.log"
   local line
@@ -66,6 +70,8 @@ run test ./pants test ::
 
 echo "=== summary ($(nproc) cores; load = 1/5/15-minute load average before -> after)"
 printf '%s\n' "${summary[@]}"
+echo "=== where the time went (scripts/fresh_profile.py)"
+python3 "$here/scripts/fresh_profile.py" "$work"
 stop_pantsd
 if [ "$failed" -ne 0 ]; then
   echo "FAILED; everything is kept in $work" >&2

@@ -30,6 +30,8 @@ VARIABLES = {
         Variable("BENCH_MIRROR_DIR", "", "Folder of bare git mirrors named <owner>+<name>; used before a task's URL."),
         Variable("BENCH_CLUSTER", "", "Dask scheduler address (tcp://HOST:8786) that `bench score`, `certify`, "
                  "`admit` and `mutate --admit` send their work to, as --cluster does; empty: this process."),
+        Variable("BENCH_PROFILE", "", "A file a `bench` command writes at its end: busy seconds per phase (image, lock, "
+                 "venv, certify, score, probes) and the sandboxed runs' own wall time in each (bench.profile)."),
         Variable("BENCH_NO_PROGRESS", "", "Set to 1 to hide progress bars on stderr."),
         Variable("BENCH_PLUGINS", "", "Comma-separated modules to import when a model provider or sandbox backend "
                  "is not known: each registers its own (bench.plugins)."),

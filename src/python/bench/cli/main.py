@@ -11,6 +11,7 @@ import os
 import select
 import signal
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from bench import __version__
@@ -80,6 +81,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"bench {args.verb}: error: {exc}", file=sys.stderr)
         return EXIT_INFRA
+    finally:
+        _write_profile()
+
+
+def _write_profile() -> None:
+    """BENCH_PROFILE: where the command's time went (bench.profile), written whatever the outcome."""
+    from bench.variables import get
+
+    path = get("BENCH_PROFILE")
+    if path:
+        import json
+
+        from bench import profile
+        from bench.store.atomic import write_atomic
+
+        write_atomic(Path(path), (json.dumps(profile.snapshot(), indent=1, sort_keys=True) + "\n").encode())
 
 
 def stdout_reader_gone() -> bool:

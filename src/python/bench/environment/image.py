@@ -22,6 +22,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench import profile
 from bench.environment import _mmdebstrap
 from bench.errors import ImageError
 from bench.sandbox.image_store import images_cache
@@ -199,6 +200,7 @@ def _mismatch_message(name, pinned, built, old_manifest, new_manifest, tar) -> s
             f"the old digest become stale).")
 
 
+@profile.timed("image")
 def _build(recipe: Recipe, cache: Path) -> tuple[str, Path, tuple[str, ...]]:
     from bench.sandbox.host_tools import ensure_tool
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from bench import profile
 from bench.environment import _pip_tools
 from bench.errors import EnvironmentBuildError, UsageError
 
@@ -152,6 +153,7 @@ def lock_header(python: str, cutoff_used: str | None, title: str = TASK_LOCK_TIT
 # --- resolution ---------------------------------------------------------------------------------------------
 
 
+@profile.timed("lock")
 def resolve_lock(
     repo_dir: Path,
     *,

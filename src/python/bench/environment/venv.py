@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench import profile
 from bench.environment import _pip_tools
 from bench.environment._sandboxed import (
     IMAGE_PYTHON,
@@ -150,6 +151,7 @@ def _key_lock(folder: Path, key: str):
     return file_lock(folder / f".{key}.lock")
 
 
+@profile.timed("venv")
 def _build(lock: Lock, context: StepContext, base: Path, final: Path, key: str, allow_sdists: bool) -> None:
     final.parent.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=f".build-{key[:12]}-", dir=final.parent))

@@ -13,6 +13,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from bench import profile
 from bench import __version__
 from bench.gate.budget import GATE_BUDGET, ends_the_gate, runs_of_side
 from bench.gate.phase_clock import add as add_phase, phase
@@ -145,6 +146,7 @@ def _task_files_digest(spec: TaskSpec, root: Path) -> str:
     return sha256_of([[folder, tree_digest(root / folder)] for folder in inputs])
 
 
+@profile.timed("certify")
 def certify(spec: TaskSpec, root: Path, *, k: int = 3, sandbox_name: str = "bwrap", mirror: Path | None = None,
             use_cache: bool = True, max_targets: int | None = None) -> CertifyOutcome:
     from bench.store.action_cache import ActionCache

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from bench import profile
 from bench.sandbox.protocol import Channel, ExecRequest, Limits, Mount, NetworkPolicy
 
 RUNTIME = "_probe_runtime.py"  # read as a resource and run inside the sandbox, never imported here
@@ -57,6 +58,7 @@ def _layout(scratch: Path) -> tuple[Path, str]:
     return folder, f"/run/bench-probe-{secrets.token_hex(6)}"
 
 
+@profile.timed("probes")
 def record_inputs(where, *, workdir: Path, targets, test_files: Sequence[str], limits: Limits,
                   per_target: int) -> Recorded:
     """Run the tests over ``workdir`` with every target wrapped; the arguments of each call, as written."""
@@ -99,6 +101,7 @@ def written_text(encoded) -> str:
     return json.dumps(encoded, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
+@profile.timed("probes")
 def replay(where, *, workdir: Path, targets: Sequence[tuple[str, str]], inputs: Sequence[tuple[int, str, str]],
            limits: Limits, seconds_per_call: float, packages: Sequence[str] = (),
            source_files: Sequence[str] = (), content_masks: Sequence[str] = ()) -> Replayed:

@@ -21,6 +21,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from bench import profile
 from bench.errors import SandboxError
 from bench.sandbox import _bwrap_args, _cgroups, _frozen, _identity, _requests, shutdown
 from bench.sandbox._capture import disk_growth_watch, pump
@@ -63,7 +64,9 @@ class BwrapSandbox:
         while True:
             try:
                 with _identity.run_identity() as identity:
-                    return _Run(request, identity, bwrap).execute()
+                    result = _Run(request, identity, bwrap).execute()
+                profile.sandbox_run(result.wall_seconds)
+                return result
             except TransientSetupError:
                 if attempt >= SETUP_ATTEMPTS:
                     raise

@@ -355,3 +355,18 @@ def test_a_child_left_holding_a_channel_does_not_keep_the_host_waiting(image, tm
                                          channels=(Channel("report", receive=1 << 10),)))
     assert result.stdout == b"started\n" and result.received_from("report").data == b"early\n"
     assert time.monotonic() - started < 60  # the tree is killed with its first process; the pipe closes
+
+
+def test_a_run_counts_its_own_wall_time_towards_the_phase_around_it(image, tmp_path):
+    from bench import profile
+
+    @profile.timed("bwrap-test")
+    def run():
+        return BwrapSandbox().run(_request(image, tmp_path, ("sleep", "0.2")))
+
+    before = profile.snapshot()["phases"].get("bwrap-test", {"sandbox_runs": 0, "sandbox_seconds": 0.0})
+    result = run()
+    after = profile.snapshot()["phases"]["bwrap-test"]
+    assert result.ok and after["sandbox_runs"] == before["sandbox_runs"] + 1
+    assert abs(after["sandbox_seconds"] - before["sandbox_seconds"] - result.wall_seconds) < 0.002
+    assert result.wall_seconds >= 0.2

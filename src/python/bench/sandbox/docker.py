@@ -22,6 +22,7 @@ import uuid
 from dataclasses import replace
 from pathlib import Path
 
+from bench import profile
 from bench.errors import ImageError, SandboxError
 from bench.sandbox import _docker_api, _frozen, _identity, _requests
 from bench.sandbox._capture import disk_growth_watch
@@ -77,6 +78,7 @@ class DockerSandbox:
             request, freeze = _frozen.plan(request)
             result = self._run(api, image, replace(request, env=(*request.env, *channels.env),
                                                    mounts=(*request.mounts, *channels.mounts)), freeze)
+            profile.sandbox_run(result.wall_seconds)
             return replace(result, received=channels.collect()) if request.channels else result
         finally:
             channels.close()

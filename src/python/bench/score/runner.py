@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench import profile
 from bench.attempt import DEFAULT_EDIT_FORMAT
 from bench.attempt.context import ContextSettings
 from bench.errors import BenchError
@@ -276,6 +277,7 @@ class _UnitContext:
         self.text_store = None if declares_deterministic(plan.model_id) else store_dir
         self._lock = threading.Lock()
 
+    @profile.timed("score")
     def run_unit(self, unit: Unit) -> tuple[UnitRecord, dict, dict | None]:
         """The unit's record, its timings and its detail for `bench view` (never part of the record)."""
         started = time.monotonic()

@@ -1,0 +1,108 @@
+"""Where a fresh machine's time went: read the logs scripts/fresh_machine.sh keeps (each line prefixed with the
+Unix time it was printed) and the main job's BENCH_PROFILE, and print one table per command.
+
+    python scripts/fresh_profile.py WORK      WORK: the folder fresh_machine.sh printed (logs/, repo/)
+
+For each command: Pants' bootstrap, pantsd and scheduler start, every pex build (which and how long; the builds
+that hold llama-cpp-python are counted: it compiles llama.cpp), then the command itself. For the main job, the
+harness's phases (images, locks, venvs, certification, scoring, probes: busy seconds summed over its threads) and
+the sandboxed runs' own wall time, the limit: main job / limit is the figure issue-level targets speak of. For
+the tests, the targets' own run time as Pants reports it, summed, and the slowest ten.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+STAMP = re.compile(r"^(\d+\.\d+) (.*)$")
+PEX_START = re.compile(r"\[INFO\] Starting: (Building .*)$")
+PEX_DONE = re.compile(r"\[INFO\] Completed: (Building .*)$")
+TARGET = re.compile(r"✓ (\S+) succeeded in ([\d.]+)s")
+
+
+def stamped(path: Path) -> list[tuple[float, str]]:
+    lines = []
+    for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        match = STAMP.match(raw)
+        if match:
+            lines.append((float(match.group(1)), match.group(2)))
+    return lines
+
+
+def phases(lines: list[tuple[float, str]]) -> tuple[list[tuple[str, float]], list[tuple[str, float]], float]:
+    """(Pants' own start-up steps, pex builds, the seconds after the last of them) of one command's log."""
+    if not lines:
+        return [], [], 0.0
+    start, end = lines[0][0], lines[-1][0]
+    steps, builds, open_builds = [], [], {}
+    last = start
+    for when, text in lines:
+        if text.startswith("[bootstrap-pants] done"):
+            steps.append(("Pants bootstrap", when - start))
+            last = when
+        elif "Scheduler initialized." in text:
+            steps.append(("pantsd and scheduler start", when - last))
+            last = when
+        elif PEX_START.search(text):
+            open_builds[PEX_START.search(text).group(1)] = when
+        elif PEX_DONE.search(text):
+            name = PEX_DONE.search(text).group(1)
+            builds.append((name, when - open_builds.pop(name, when)))
+            last = max(last, when)
+    return steps, builds, end - last
+
+
+def short(name: str) -> str:
+    return name if len(name) <= 90 else name[:87] + "..."
+
+
+def report_command(title: str, log: Path, profile: Path | None) -> None:
+    lines = stamped(log)
+    if not lines:
+        print(f"== {title}: no timestamped log at {log}")
+        return
+    steps, builds, rest = phases(lines)
+    total = lines[-1][0] - lines[0][0]
+    print(f"== {title}: {total:.0f} s")
+    for name, seconds in steps:
+        print(f"  {seconds:8.1f} s  {name}")
+    llama = [b for b in builds if "llama-cpp-python" in b[0]]
+    for name, seconds in builds:
+        print(f"  {seconds:8.1f} s  pex: {short(name)}")
+    print(f"  pex builds: {len(builds)}, {sum(s for _, s in builds):.0f} s; holding llama-cpp-python (a llama.cpp "
+          f"compile each): {len(llama)}")
+    print(f"  {rest:8.1f} s  after the last pex build (the command itself, and builds overlapping it)")
+    targets = [(m.group(1), float(m.group(2))) for _, text in lines for m in [TARGET.search(text)] if m]
+    if targets:
+        print(f"  test targets: {len(targets)}, their own run time summed {sum(s for _, s in targets):.0f} s; "
+              f"slowest:")
+        for name, seconds in sorted(targets, key=lambda t: -t[1])[:10]:
+            print(f"  {seconds:8.1f} s    {name}")
+    if profile is not None and profile.is_file():
+        data = json.loads(profile.read_text())
+        print("  harness phases (busy seconds over its threads; sandboxed runs' own wall time):")
+        for name, row in sorted(data["phases"].items(), key=lambda item: -item[1]["busy_seconds"]):
+            print(f"  {row['busy_seconds']:8.1f} s    {name:<8} {row['calls']:>5} calls, {row['sandbox_runs']:>5} "
+                  f"sandboxed runs {row['sandbox_seconds']:8.1f} s")
+        tests = sum(row["sandbox_seconds"] for name, row in data["phases"].items()
+                    if name in ("certify", "score", "probes"))
+        print(f"  limit: sandboxed test runs (certify, score, probes) {tests:.0f} s of {data['sandbox_seconds']:.0f} s "
+              f"sandboxed in all; the command took {total / tests:.2f}x its test runs" if tests else
+              "  limit: no sandboxed test run recorded")
+
+
+def main() -> int:
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    work = Path(sys.argv[1])
+    report_command("main job", work / "logs" / "score.log", work / "logs" / "profile-score.json")
+    report_command("tests", work / "logs" / "test.log", None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
