@@ -119,3 +119,20 @@ def test_readme_states_the_realised_regime_mix():
     readme = (SCRIPTED_ROOT / "README.md").read_text(encoding="utf-8")
     line = ", ".join(f"{regime} {mix[regime]}" for _, _, regime in REGIME_TABLE)
     assert f"Realised mix over {len(DATA)} tasks: {line}." in readme
+
+
+def test_a_label_of_the_spec_leaves_the_scripted_data_current(tmp_path):
+    import shutil
+
+    from bench.spec.labels import write_labels
+    from bench.study._scripted_host import load_task
+
+    source = CHECKOUT / "tasks" / "synthetic"
+    shutil.copytree(source / "anagram_groups", tmp_path / "anagram_groups")
+    spec = tmp_path / "anagram_groups.json"
+    shutil.copy(source / "anagram_groups.json", spec)
+    before = load_task(spec).inputs_sha256
+    write_labels(spec, {"authored": "2030-01-01"})
+    assert load_task(spec).inputs_sha256 == before == TASKS["synthetic.anagram_groups"].inputs_sha256
+    (tmp_path / "anagram_groups" / "tests" / "test_anagrams.py").write_text("def test_other():\n    pass\n")
+    assert load_task(spec).inputs_sha256 != before  # what the data depends on still makes it stale

@@ -25,6 +25,7 @@ from bench.attempt.edits import apply_edits, parse_edits
 from bench.errors import CheckFailed, EditError
 from bench.loop.convergence import NO_CANDIDATE, Classification, Turn, classify_turns
 from bench.loop.signature import candidate_digest, failure_signature, top_error_line
+from bench.spec.load import identity_document
 
 Files = tuple[tuple[str, str], ...]  # (path, text) sorted by path
 SYNTHETIC_DIR = Path("tasks") / "synthetic"
@@ -80,7 +81,10 @@ def load_task(spec_path: Path) -> SyntheticTask:
         (f"tests/{p.relative_to(folder / 'tests').as_posix()}", p.read_text(encoding="utf-8"))
         for p in (folder / "tests").rglob("*.py") if "__pycache__" not in p.parts
     ))
-    digest = hashlib.sha256(spec_text.encode("utf-8"))
+    # The spec without its labels (the authoring day, a judgement), as it is written: they decide nothing the
+    # scripted data depends on, so dating a task leaves its data current.
+    unlabelled = json.dumps(identity_document(spec), indent=2, ensure_ascii=False) + "\n"
+    digest = hashlib.sha256(unlabelled.encode("utf-8"))
     for path, text in initial + reference + tests:
         digest.update(f"\0{path}\0{len(text)}\0{text}".encode("utf-8"))
     return SyntheticTask(
