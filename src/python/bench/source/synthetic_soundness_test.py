@@ -77,7 +77,7 @@ def test_spec_files_agree_with_their_folders(suite):
         assert spec.task_id == f"synthetic.{slug}"
         assert spec.repo == f"synthetic/{slug}"
         assert spec.synthetic_dir == f"tasks/synthetic/{slug}"
-        assert spec.raw["provenance"] == {"source": "authored"}
+        assert spec.raw["provenance"] == {"source": "authored", "authored": spec.date}  # dated, nothing else
         assert spec.tags and spec.kind == "synthetic"
         assert list(spec.fail_to_pass) == sorted(spec.fail_to_pass)
         assert list(spec.pass_to_pass) == sorted(spec.pass_to_pass)
