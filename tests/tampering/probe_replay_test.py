@@ -37,9 +37,13 @@ def test_an_edit_that_attacks_the_replay_is_never_verified(task, tmp_path, attac
     table = HARD_CODED if attack.on_hard_coded else ""
     result = _score(task, tmp_path, lambda source: source + table + attack.code, scan=scan)
     assert result.verified is not True
-    if result.outcome != "tampered":  # caught in the test run, or resolved and caught by a probe
-        assert (result.outcome, result.resolved, result.verification.status) == ("solved", True, "diverged")
+    if result.resolved:  # resolved: a probe must have caught it
+        assert (result.outcome, result.verification.status) == ("solved", "diverged")
         assert result.verification.divergence
+    else:  # caught in the test run (tampered), or the attack broke its own run: which of the channels it
+        # garbles first depends on the descriptors open in that run (channel-lines); never resolved, never verified
+        assert result.outcome in ("tampered", "model_miss"), (result.outcome, result.reason)
+        assert result.verification is None
 
 
 def test_the_hard_coded_fix_resolves_and_names_its_first_divergence(task, tmp_path):
