@@ -70,10 +70,11 @@ def report_command(title: str, log: Path, profile: Path | None) -> None:
     for name, seconds in steps:
         print(f"  {seconds:8.1f} s  {name}")
     llama = [b for b in builds if "llama-cpp-python" in b[0]]
+    cut = [b for b in builds if "characters truncated" in b[0] and b not in llama]  # Pants shortens long lists
     for name, seconds in builds:
         print(f"  {seconds:8.1f} s  pex: {short(name)}")
     print(f"  pex builds: {len(builds)}, {sum(s for _, s in builds):.0f} s; holding llama-cpp-python (a llama.cpp "
-          f"compile each): {len(llama)}")
+          f"compile each): {len(llama)}" + (f", and {len(cut)} whose requirement list Pants cut short" if cut else ""))
     print(f"  {rest:8.1f} s  after the last pex build (the command itself, and builds overlapping it)")
     targets = [(m.group(1), float(m.group(2))) for _, text in lines for m in [TARGET.search(text)] if m]
     if targets:

@@ -9,12 +9,15 @@ from bench.testing.support import checkout_root
 
 SCRIPT = checkout_root() / "scripts" / "fresh_profile.py"
 LLAMA = "Building 14 requirements for requirements.pex from the lockfiles/python-default.lock resolve: llama-cpp-python[server]==0.3.36"
+CUT = "Building 11 requirements for score.pex from the resolve: bm25s<0.4, docker<8.... (107 characters truncated)"
 SCORE = [
     (1000.0, "[bootstrap-pants] bootstrapping Pants 2.17.1 (one time)"),
     (1040.0, "[bootstrap-pants] done"),
     (1065.0, "12:00:00.00 [INFO] Scheduler initialized."),
     (1066.0, "12:00:01.00 [INFO] Starting: Building local_dists.pex"),
     (1096.0, "12:00:31.00 [INFO] Completed: Building local_dists.pex"),
+    (1100.0, f"12:00:35.00 [INFO] Starting: {CUT}"),
+    (1110.0, f"12:00:45.00 [INFO] Completed: {CUT}"),
     (1400.0, "tiers: 134 units"),
 ]
 TESTS = [
@@ -44,7 +47,8 @@ def test_the_profile_names_each_step_the_llama_compiles_and_the_main_job_against
     assert lines[0] == "== main job: 400 s"
     assert "40.0 s  Pants bootstrap" in lines and "25.0 s  pantsd and scheduler start" in lines
     assert "30.0 s  pex: Building local_dists.pex" in lines
-    assert "pex builds: 1, 30 s; holding llama-cpp-python (a llama.cpp compile each): 0" in lines
+    assert "pex builds: 2, 40 s; holding llama-cpp-python (a llama.cpp compile each): 0, and 1 whose requirement " \
+           "list Pants cut short" in lines
     assert "limit: sandboxed test runs (certify, score, probes) 200 s of 225 s sandboxed in all; the command " \
            "took 2.00x its test runs" in lines
     tests = lines[lines.index("== tests: 800 s"):]
