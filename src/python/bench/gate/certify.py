@@ -13,8 +13,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from bench import profile
-from bench import __version__
+from bench import __version__, profile
 from bench.gate.budget import GATE_BUDGET, ends_the_gate, runs_of_side
 from bench.gate.phase_clock import add as add_phase, phase
 from bench.gate.sets import Decision, GateSets, RunSummary, decide, derive_sets
