@@ -72,8 +72,9 @@ def prepare_task(spec: TaskSpec, root: Path, scratch: Path, *, sandbox_name: str
     from bench.source.workspace import prepare
     from bench.verdict.allowances import allowed_rules
 
-    # Scored only in its certified environment: a changed image or lock re-certifies here first.
-    outcome = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror)
+    # Scored only in its certified environment: a changed image or lock re-certifies here first (the committed
+    # certificate counts only while every input it was made from is unchanged).
+    outcome = certify(spec, root, k=k, sandbox_name=sandbox_name, mirror=mirror, committed=True)
     if not outcome.certificate.admitted:
         raise CheckFailed(f"{spec.task_id} is not certified in this environment: {outcome.certificate.decision.reason}")
     image = ensure_image(spec.image, root=root)
