@@ -241,12 +241,21 @@ def _make_hook(config, marker_fd, report_stat):
         finally:
             kill(getpid(), sigkill)
 
+    quiet = set()  # events seen that no rule is about: the next one leaves after one set lookup
+
     def hook(event, args):
-        # Called for every audited event (thousands per run): the common ones leave after a set lookup.
-        if event not in watched and event[:7] != "ctypes." or state["busy"]:
+        # Called for every audited event (thousands per run, ``id()`` and attribute reads the most frequent).
+        if event in quiet:
             return
-        if event[:7] == "object." and (len(args) < 2 or args[1] not in frame_attrs and args[1] != "__code__"):
-            return  # attribute access is the most frequent event; only frames and code objects matter
+        if event not in watched and event[:7] != "ctypes.":
+            quiet.add(event)
+            return
+        if state["busy"]:
+            return
+        if event == "object.__getattr__" and (len(args) < 2 or args[1] not in frame_attrs):
+            return  # only reading a frame matters (reading ``__code__`` is what ``inspect`` does all the time)
+        if event == "object.__setattr__" and (len(args) < 2 or args[1] != "__code__"):
+            return  # only swapping a function's code matters
         state["busy"] = True
         try:
             rule = rule_of(event, args)

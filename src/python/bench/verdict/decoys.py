@@ -27,6 +27,7 @@ tells the real test from a clone by reading the test file and comparing the text
 from __future__ import annotations
 
 import ast
+import functools
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,10 +125,24 @@ def _copies(source: bytes, wanted: list[tuple[str, ...]]) -> list[tuple[str, str
 def _planted(source: bytes, wanted: list[tuple[str, ...]], *, turned: bool) -> list[tuple[str, str, str, str]]:
     """A decoy (``turned``: one check changed) or an unchanged copy of each wanted test that can be made: a
     module-level test becomes a method of a class of a random name, a method goes into a subclass."""
+    made = []
+    for text, planted_id, real, kind in _shapes(source, tuple(wanted), turned):
+        name = secrets.token_hex(4).capitalize()  # a fresh class name per run: the shape itself is cached
+        made.append((text.replace(_NAME, name), planted_id.replace(_NAME, name), real, kind))
+    return made
+
+
+_NAME = "\0name\0"  # where a planted class's random part goes (no test file's text holds a NUL)
+
+
+@functools.lru_cache(maxsize=64)
+def _shapes(source: bytes, wanted: tuple[tuple[str, ...], ...], turned: bool) -> tuple[tuple[str, str, str, str], ...]:
+    """What ``_planted`` plants, with ``_NAME`` for the random part of each class name: the parse and the
+    rewrite are the same for every attempt at a task (a scored run makes many), only the names change."""
     try:
         tree = pyast.parse(source)
     except (SyntaxError, ValueError):
-        return []
+        return ()
     top = {node.name: node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
     made = []
     for names in wanted:
@@ -135,7 +150,7 @@ def _planted(source: bytes, wanted: list[tuple[str, ...]], *, turned: bool) -> l
             clone, kind = _perturbed(top[names[0]], as_method=True) if turned else (
                 _as_method(pyast.parse(ast.unparse(top[names[0]])).body[0]), "copy")
             if clone is not None:
-                cls = f"Test{secrets.token_hex(4).capitalize()}"
+                cls = f"Test{_NAME}"
                 made.append((f"class {cls}:\n{_indent(ast.unparse(clone))}\n", f"{cls}::{names[0]}", names[0],
                              kind))
         elif len(names) == 2 and isinstance(top.get(names[0]), ast.ClassDef):
@@ -144,7 +159,7 @@ def _planted(source: bytes, wanted: list[tuple[str, ...]], *, turned: bool) -> l
             clone, kind = _perturbed(method, as_method=False) if turned else (method, "copy")
             if clone is not None:
                 made.append(_subclass_with(owner, clone, kind))
-    return made
+    return tuple(made)
 
 
 def _as_method(function: ast.FunctionDef) -> ast.FunctionDef:
@@ -157,7 +172,7 @@ def _subclass_with(owner: ast.ClassDef, method: ast.FunctionDef, kind: str) -> t
     """A subclass keeps the class's fixtures and set-up; its other tests are blanked so they do not run twice."""
     others = sorted({n.name for n in owner.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
                      and n.name != method.name and n.name.startswith("test")})
-    cls = f"{owner.name}{secrets.token_hex(3).capitalize()}"
+    cls = f"{owner.name}{_NAME}"
     # Decorators and defaults run in the class body, where the owner's own names (a parametrize table kept
     # as a class attribute) are not in scope: bind the ones they read from the owner first.
     bound = "".join(f"    {name} = {owner.name}.{name}\n" for name in _owner_names_read(owner, method))

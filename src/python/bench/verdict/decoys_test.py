@@ -279,3 +279,23 @@ def test_a_turned_check_fails_under_an_honest_fix_even_where_ne_disagrees_with_e
     assert {d: outcomes[d] for d, _ in decoys.pairs} == {d: "failed" for d, _ in decoys.pairs}
     assert {real: outcomes[real] for _, real in decoys.pairs} == {real: "passed" for _, real in decoys.pairs}
     assert decoys.findings(outcomes) == ()
+
+
+def test_a_second_run_plants_the_same_tests_under_new_class_names(tmp_path):
+    """The parse and rewrite of a test file are cached per task (a scored run makes many attempts); the random
+    part of every planted class's name is drawn afresh each time, so no run's ids tell the next one's."""
+    targets = ["tests/test_shapes.py::test_square", "tests/test_shapes.py::TestMore::test_negative",
+               "tests/test_shapes.py::More::test_equal"]
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    first, second = _tree(tmp_path / "one"), _tree(tmp_path / "two")
+    one, two = plant_decoys(first, targets), plant_decoys(second, targets)
+    assert [real for _, real in one.pairs] == [real for _, real in two.pairs] == targets
+    assert [real for _, real in one.copies] == [real for _, real in two.copies] == targets
+    assert not {d for d, _ in (*one.pairs, *one.copies)} & {d for d, _ in (*two.pairs, *two.copies)}
+    for run, planted in ((first, one), (second, two)):
+        text = (run / "tests" / "test_shapes.py").read_text()
+        assert "\0" not in text
+        ast.parse(text)
+        for test_id, _ in (*planted.pairs, *planted.copies):
+            assert f"class {test_id.split('::')[1]}" in text
