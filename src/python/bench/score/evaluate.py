@@ -7,6 +7,7 @@ of the repair loop tells the model about it.
 from __future__ import annotations
 
 import shutil
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -126,7 +127,8 @@ def judge(task: PreparedTask, tree: Path, sources, *, cache=None, fresh_copy: bo
         hit = cache.get(key)
         if hit is not None:
             return verdict_from_json(hit)
-    with scratch_dir(prefix="bench-run-") as scratch:
+    # A scratch folder only for a fresh copy: on a disk mounted with discard an unused one costs milliseconds.
+    with scratch_dir(prefix="bench-run-") if fresh_copy else nullcontext() as scratch:
         run_dir = Path(scratch) / "work" if fresh_copy else tree
         if fresh_copy:
             shutil.copytree(tree, run_dir, symlinks=True)

@@ -11,12 +11,12 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 from bench.errors import CheckFailed
+from bench.sandbox.cleanup import scratch_dir, small_scratch
 from bench.sandbox.protocol import Channel, ExecRequest, Limits, Mount, NetworkPolicy, Received
 from bench.verdict.guard import spare_findings, violations
 from bench.verdict.junit import JUnitReport, parse_junit
@@ -111,9 +111,9 @@ def run_tests(
     channels: tuple[Channel, ...] = (Channel("report", receive=MAX_REPORT_BYTES + 1),)
     frozen: tuple[str, ...] = ()
     guarded = None
-    with tempfile.TemporaryDirectory(prefix="bench-guard-") as scratch:
+    with scratch_dir(prefix="bench-guard-", dir=small_scratch()) as scratch:
         if guard is not None:
-            guarded, guard_mounts = _guard_run(Path(scratch), workdir, where, test_files, guard)
+            guarded, guard_mounts = _guard_run(scratch, workdir, where, test_files, guard)
             argv = guarded.argv_prefix + argv[3:] + (guarded.canary_file,)
             extra, channels, frozen = guard_mounts, channels + guarded.channels, guarded.frozen
         request = ExecRequest(
