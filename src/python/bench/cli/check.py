@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     import shutil
 
     from bench.errors import EditError
-    from bench.sandbox.cleanup import scratch_dir
+    from bench.sandbox.cleanup import tree_scratch
     from bench.score.evaluate import apply_reply, clean_text, full_feedback, judge, source_snapshot, verify_resolved
 
     if sys.stdin.isatty():
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
                          f"bench check {args.task}` or `bench check {args.task} < edit.txt`")
     task = persistent_task(args)
     text = sys.stdin.read()
-    with scratch_dir(prefix="bench-check-") as scratch:
+    with tree_scratch(task.pristine, "bench-check-") as scratch:
         tree = Path(scratch) / "tree"
         shutil.copytree(task.pristine, tree, symlinks=True)
         try:

@@ -7,30 +7,66 @@ import os
 import pytest
 
 from bench.sandbox import cleanup
-from bench.sandbox.cleanup import scratch_dir, small_scratch
+from bench.sandbox.cleanup import fast_scratch, scratch_dir, tree_bytes, tree_scratch
 
 
-def test_small_scratch_is_the_hosts_tmpfs_when_it_has_one(monkeypatch, tmp_path):
+def test_fast_scratch_is_the_hosts_tmpfs_when_it_has_one(monkeypatch, tmp_path):
     monkeypatch.delenv("TMPDIR", raising=False)
-    monkeypatch.setattr(cleanup, "SMALL_SCRATCH", str(tmp_path))
-    assert small_scratch() == str(tmp_path)
-    with scratch_dir(prefix="bench-guard-", dir=small_scratch()) as folder:
+    monkeypatch.setattr(cleanup, "FAST_SCRATCH", str(tmp_path))
+    assert fast_scratch() == str(tmp_path)
+    with scratch_dir(prefix="bench-guard-", dir=fast_scratch()) as folder:
         assert folder.parent == tmp_path and folder.is_dir()
     assert not folder.exists()
 
 
 def test_a_tmpdir_the_user_set_wins(monkeypatch, tmp_path):
     monkeypatch.setenv("TMPDIR", str(tmp_path))
-    assert small_scratch() is None
+    assert fast_scratch() is None
 
 
 def test_no_tmpfs_means_the_default_temp_folder(monkeypatch, tmp_path):
     monkeypatch.delenv("TMPDIR", raising=False)
-    monkeypatch.setattr(cleanup, "SMALL_SCRATCH", str(tmp_path / "absent"))
-    assert small_scratch() is None
+    monkeypatch.setattr(cleanup, "FAST_SCRATCH", str(tmp_path / "absent"))
+    assert fast_scratch() is None
 
 
 @pytest.mark.skipif(not os.access("/dev/shm", os.W_OK | os.X_OK), reason="the host has no writable /dev/shm")
 def test_the_guard_scratch_of_a_run_lives_on_dev_shm_here(monkeypatch):
     monkeypatch.delenv("TMPDIR", raising=False)
-    assert small_scratch() == "/dev/shm"
+    assert fast_scratch() == "/dev/shm"
+
+
+def test_a_tree_too_large_for_the_tmpfs_goes_to_the_default_temp_folder(monkeypatch, tmp_path):
+    monkeypatch.delenv("TMPDIR", raising=False)
+    monkeypatch.setattr(cleanup, "FAST_SCRATCH", str(tmp_path))
+    assert fast_scratch(cleanup.MAX_FAST_BYTES) == str(tmp_path)
+    assert fast_scratch(cleanup.MAX_FAST_BYTES + 1) is None
+
+
+def test_an_attempts_copy_of_a_small_tree_lives_on_the_tmpfs(monkeypatch, tmp_path):
+    monkeypatch.delenv("TMPDIR", raising=False)
+    fast = tmp_path / "fast"
+    fast.mkdir()
+    monkeypatch.setattr(cleanup, "FAST_SCRATCH", str(fast))
+    tree = tmp_path / "pristine"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "pkg" / "mod.py").write_text("x = 1\n" * 100)
+    (tree / "link").symlink_to("pkg/mod.py")
+    assert tree_bytes(tree) == 600 + len("pkg/mod.py")
+    with tree_scratch(tree, "bench-attempt-") as folder:
+        assert folder.parent == fast
+    assert not folder.exists()
+
+
+def test_a_noexec_tmpfs_is_not_used(monkeypatch, tmp_path):
+    """Containers mount /dev/shm noexec: a work tree there could not run its own scripts."""
+    import collections
+
+    monkeypatch.delenv("TMPDIR", raising=False)
+    monkeypatch.setattr(cleanup, "FAST_SCRATCH", str(tmp_path))
+    real = os.statvfs(tmp_path)
+    fields = collections.namedtuple("statvfs", "f_bavail f_frsize f_flag")
+    monkeypatch.setattr(cleanup.os, "statvfs", lambda _: fields(real.f_bavail, real.f_frsize, os.ST_NOEXEC))
+    assert fast_scratch() is None
+    monkeypatch.setattr(cleanup.os, "statvfs", lambda _: fields(real.f_bavail, real.f_frsize, 0))
+    assert fast_scratch() == str(tmp_path)

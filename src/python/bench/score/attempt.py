@@ -10,7 +10,7 @@ from pathlib import Path
 from bench.attempt import DEFAULT_EDIT_FORMAT
 from bench.errors import EndpointError, EndpointTimeout
 from bench.loop.records import Outcome, PromptContext, Usage
-from bench.sandbox.cleanup import scratch_dir
+from bench.sandbox.cleanup import tree_scratch
 from bench.model.protocol import Completion, Message, ModelParams, RequestContext
 from bench.score.evaluate import Evaluation, evaluate, source_snapshot
 from bench.score.task_env import PreparedTask
@@ -53,7 +53,7 @@ def single_attempt(task: PreparedTask, model, params: ModelParams, *, sample: in
         return fields, {"model_seconds": call.seconds}, {"turns": [turn_detail(1, call.outcome, reason=call.error)]}
     fields.update(response_fields(call.completion, store_dir))
     started = time.monotonic()
-    with scratch_dir(prefix="bench-attempt-") as scratch:
+    with tree_scratch(task.pristine, "bench-attempt-") as scratch:
         tree = Path(scratch) / "tree"
         shutil.copytree(task.pristine, tree, symlinks=True)
         evaluation = evaluate(task, tree, call.completion.text, cache=cache, fresh_copy=False,

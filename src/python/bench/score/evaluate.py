@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bench.attempt import DEFAULT_EDIT_FORMAT
 from bench.errors import EditError
-from bench.sandbox.cleanup import scratch_dir
+from bench.sandbox.cleanup import tree_scratch
 from bench.loop.signature import candidate_digest, failure_signature, top_error_line
 from bench.probes.verify import Verification
 # clean_text and full_feedback are also read from here (bench check, predictions)
@@ -128,7 +128,7 @@ def judge(task: PreparedTask, tree: Path, sources, *, cache=None, fresh_copy: bo
         if hit is not None:
             return verdict_from_json(hit)
     # A scratch folder only for a fresh copy: on a disk mounted with discard an unused one costs milliseconds.
-    with scratch_dir(prefix="bench-run-") if fresh_copy else nullcontext() as scratch:
+    with tree_scratch(tree, "bench-run-") if fresh_copy else nullcontext() as scratch:
         run_dir = Path(scratch) / "work" if fresh_copy else tree
         if fresh_copy:
             shutil.copytree(tree, run_dir, symlinks=True)

@@ -19,14 +19,14 @@ def score_patch(task, patch: str) -> tuple[dict, dict, dict]:
     detail for `bench view`."""
     from bench.attempt.unified_diff import apply_unified_diff
     from bench.loop.records import Outcome
-    from bench.sandbox.cleanup import scratch_dir
+    from bench.sandbox.cleanup import tree_scratch
     from bench.score.attempt import turn_detail, verification_fields
     from bench.score.evaluate import full_feedback, judge, source_snapshot, verify_resolved
     from bench.store.canonical import sha256_bytes
 
     fields: dict = {"response_sha256": sha256_bytes(patch.encode())}
     started = time.monotonic()
-    with scratch_dir(prefix="bench-pred-") as attempt:
+    with tree_scratch(task.pristine, "bench-pred-") as attempt:
         tree = Path(attempt) / "tree"
         shutil.copytree(task.pristine, tree, symlinks=True)
         try:

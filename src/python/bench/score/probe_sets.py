@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bench.probes.probe_set import PROBE_VERSION, ProbeSet, Reference
 from bench.probes.verify import Verification
-from bench.sandbox.cleanup import scratch_dir
+from bench.sandbox.cleanup import scratch_dir, tree_scratch
 from bench.score.task_env import PreparedTask, limits_for
 
 REPLAY_WALL_SECONDS = 180.0
@@ -95,7 +95,7 @@ def verify_candidate(task: PreparedTask, sources, *, cache=None, replayed: Verif
         result = replayed
     else:
         reference = reference_of(task, with_sources=False)
-        with scratch_dir(prefix="bench-verify-") as scratch:
+        with tree_scratch(task.pristine, "bench-verify-") as scratch:
             result = verify(probe_set, reference, tuple(sources), Path(scratch), limits=replay_limits(task),
                             source_files=task.spec.source_files, reference_again=lambda: reference_of(task).sources)
     if key is not None:
@@ -137,7 +137,7 @@ def begin_verification(task: PreparedTask, sources, *, cache=None):
 def _replay_once(task: PreparedTask, probe_set: ProbeSet, sources) -> Verification:
     from bench.probes.verify import verify
 
-    with scratch_dir(prefix="bench-verify-") as scratch:
+    with tree_scratch(task.pristine, "bench-verify-") as scratch:
         return verify(probe_set, reference_of(task, with_sources=False), sources, Path(scratch),
                       limits=replay_limits(task), source_files=task.spec.source_files)
 

@@ -20,7 +20,7 @@ from bench.attempt.prompt import feedback_message
 from bench.loop.convergence import Trajectory, Turn, classify
 from bench.loop.records import Outcome, TurnRecord, final_outcome
 from bench.model.protocol import Message, ModelParams, RequestContext
-from bench.sandbox.cleanup import scratch_dir
+from bench.sandbox.cleanup import tree_scratch
 from bench.score.attempt import (call_model, prompt_fields, response_fields, store_text, task_prompt, turn_detail,
                                  verification_fields)
 from bench.score.evaluate import evaluate, source_snapshot
@@ -60,7 +60,7 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
     timings = {"model_seconds": 0.0, "verdict_seconds": 0.0}
     details: list[dict] = []  # each turn's diff and feedback, for bench view (never in the record)
     feedback, final_verification = "", None
-    with scratch_dir(prefix="bench-loop-") as scratch:
+    with tree_scratch(task.pristine, "bench-loop-") as scratch:
         tree = Path(scratch) / "tree"
         shutil.copytree(task.pristine, tree, symlinks=True)
         for index in range(1, config.budget + 1):

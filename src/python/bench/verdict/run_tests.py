@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from bench.errors import CheckFailed
-from bench.sandbox.cleanup import scratch_dir, small_scratch
+from bench.sandbox.cleanup import fast_scratch, scratch_dir
 from bench.sandbox.protocol import Channel, ExecRequest, Limits, Mount, NetworkPolicy, Received
 from bench.verdict.guard import spare_findings, violations
 from bench.verdict.junit import JUnitReport, parse_junit
@@ -111,7 +111,7 @@ def run_tests(
     channels: tuple[Channel, ...] = (Channel("report", receive=MAX_REPORT_BYTES + 1),)
     frozen: tuple[str, ...] = ()
     guarded = None
-    with scratch_dir(prefix="bench-guard-", dir=small_scratch()) as scratch:
+    with scratch_dir(prefix="bench-guard-", dir=fast_scratch()) as scratch:
         if guard is not None:
             guarded, guard_mounts = _guard_run(scratch, workdir, where, test_files, guard)
             argv = guarded.argv_prefix + argv[3:] + (guarded.canary_file,)
