@@ -6,8 +6,8 @@
 Both sides run in the same sandbox, image and venv, on the same tree:
   scored  — what `bench score` does per attempt once the model has answered: copy the pristine tree, apply
             the reply's SEARCH/REPLACE edits, scan what the edit adds, run the test files guarded (launcher
-            with the audit hook, read-only tests, canaries, masks) with JUnit XML to a private path, parse,
-            grade (the verdict cache is off);
+            with the audit hook, read-only tests, canaries, decoys, masks) with JUnit XML through a channel,
+            parse, grade (the verdict cache is off), remove the attempt's folder;
   bare    — `python -m pytest <the task's test files>` on the already-edited tree, nothing else: the tests a
             verdict needs (fail_to_pass and pass_to_pass live in them), without the harness around them.
 Prints the median of each and the ratio scored / bare, measured in one run (the machine is shared, so only
@@ -66,14 +66,18 @@ class CpuMeter:
 
 
 def time_scored(task, reply: str, scratch: Path) -> float:
+    """One attempt as ``bench.score.attempt`` makes it: a copy of the pristine tree in the attempt's own scratch
+    folder (the host's tmpfs where it fits), the edit, the verdict, and the folder removed again."""
+    from bench.sandbox.cleanup import tree_scratch
+
     started = time.perf_counter()
-    tree = scratch / "scored"
-    shutil.copytree(task.pristine, tree, symlinks=True)
-    # as a single attempt does, the verified tier aside (benchmarks/verified_overhead.py measures that)
-    result = evaluate(task, tree, reply, cache=None, fresh_copy=False, verify=False)
+    with tree_scratch(task.pristine, "bench-overhead-") as folder:
+        tree = folder / "tree"
+        shutil.copytree(task.pristine, tree, symlinks=True)
+        # as a single attempt does, the verified tier aside (benchmarks/verified_overhead.py measures that)
+        result = evaluate(task, tree, reply, cache=None, fresh_copy=False, verify=False)
     elapsed = time.perf_counter() - started
     assert result.resolved, result.reason
-    shutil.rmtree(tree)
     return elapsed
 
 
