@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.sandbox.protocol import ExecRequest, Mount
+from bench.sandbox.protocol import ExecRequest
 from bench.score.evaluate import evaluate
 from bench.testing.support import prepared_task, whole_file_edit
 from bench.verdict.run_tests import BASE_ENV

@@ -73,7 +73,7 @@ def test_scoring_on_an_empty_cache_grades_against_the_committed_certificate(spec
 def test_the_committed_certificate_wins_over_one_this_machine_cached(spec, tmp_path, monkeypatch):
     """A certificate certified here from the same inputs may have drifted (a flaky test, a clock in an id):
     scoring still grades against the committed one."""
-    from bench.gate.certify import certificate_key, certificate_from_json
+    from bench.gate.certify import certificate_from_json, certificate_key
     from bench.store.action_cache import ActionCache
 
     root = checkout_root()

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 
-import pytest
-
 from bench.sandbox import cleanup
 from bench.sandbox.cleanup import fast_scratch, scratch_dir, tree_bytes, tree_scratch
 
@@ -28,12 +26,6 @@ def test_no_tmpfs_means_the_default_temp_folder(monkeypatch, tmp_path):
     monkeypatch.delenv("TMPDIR", raising=False)
     monkeypatch.setattr(cleanup, "FAST_SCRATCH", str(tmp_path / "absent"))
     assert fast_scratch() is None
-
-
-@pytest.mark.skipif(not os.access("/dev/shm", os.W_OK | os.X_OK), reason="the host has no writable /dev/shm")
-def test_the_guard_scratch_of_a_run_lives_on_dev_shm_here(monkeypatch):
-    monkeypatch.delenv("TMPDIR", raising=False)
-    assert fast_scratch() == "/dev/shm"
 
 
 def test_a_tree_too_large_for_the_tmpfs_goes_to_the_default_temp_folder(monkeypatch, tmp_path):
