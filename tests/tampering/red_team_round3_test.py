@@ -118,3 +118,29 @@ def test_a_child_the_tests_start_cannot_reach_the_report_pipe(tasks, tmp_path):
     outcomes = {o.test_id: o.outcome for o in run.report.outcomes}
     assert outcomes == {"tests/test_child.py::test_a_child_cannot_reopen_the_pipes_of_the_test_process": "passed"}, \
         run.log_tail
+
+
+ON_TMPFS = ("test_tree_files_rewritten", "payload_in_a_new_module_imported",
+            "report_linked_or_replaced_through_directory_descriptors", "forged_report_into_every_pipe")
+
+
+@pytest.mark.parametrize("name", ON_TMPFS)
+def test_file_attacks_fail_alike_on_a_work_tree_in_the_hosts_tmpfs(tasks, monkeypatch, name):
+    """Scoring puts attempt trees on /dev/shm where they fit: immutable test files, the read-only work dir and
+    the report channel must hold there as on disk (the tmpfs carries the immutable flag since Linux 6.0; where
+    it does not, the backend binds the same paths read-only)."""
+    from bench.sandbox.cleanup import fast_scratch, tree_scratch
+
+    monkeypatch.delenv("TMPDIR", raising=False)
+    if fast_scratch() is None:
+        pytest.skip("this host has no usable tmpfs at /dev/shm")
+    attack = next(a for a in ATTACKS if a.name == name)
+    task = tasks("synthetic")
+    with tree_scratch(task.pristine, "bench-redteam-") as folder:
+        assert str(folder).startswith(fast_scratch())
+        targets = task.spec.fail_to_pass
+        stem = Path(targets[0].split("::")[0]).stem
+        names = {t.split("::")[-1].split("[")[0] for t in targets}
+        tree, reply = _edited(task, folder, payload_for(attack, stem, names, targets))
+        result = evaluate(task, tree, reply, scan=False)
+    assert (result.outcome, result.resolved) == (attack.runtime, False), result.reason
