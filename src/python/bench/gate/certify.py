@@ -118,7 +118,7 @@ def certificate_key(spec: TaskSpec, root: Path, *, k: int, sandbox_name: str) ->
     digest, _ = read_pin(image_folder(spec.image, root))
     return {
         "spec_sha256": spec_sha256(spec),
-        "task_files_sha256": task_files_digest(spec, root),
+        "task_files_sha256": _task_files_digest(spec, root),
         "lock_sha256": sha256_bytes(lock_path(spec, root).read_bytes()),
         "image": spec.image,
         "image_digest": digest or "",
@@ -129,7 +129,7 @@ def certificate_key(spec: TaskSpec, root: Path, *, k: int, sandbox_name: str) ->
     }
 
 
-def task_files_digest(spec: TaskSpec, root: Path) -> str:
+def _task_files_digest(spec: TaskSpec, root: Path) -> str:
     """A task whose code is kept in this repository (a synthetic task's folder) has it as an input of the
     certificate too; "" for a task with none."""
     from bench.source.workspace import tree_digest
@@ -153,8 +153,11 @@ def certify(spec: TaskSpec, root: Path, *, k: int = 3, sandbox_name: str = "bwra
     and cached. Else from the action cache, else certified here."""
     from bench.store.action_cache import ActionCache
 
-    if use_cache and committed and (stored := _committed(spec, root, k, sandbox_name)):
-        return CertifyOutcome(stored, True, {})
+    if use_cache and committed:
+        from bench.gate.committed_certificate import committed_certificate
+
+        if stored := committed_certificate(spec, root, k=k, sandbox_name=sandbox_name):
+            return CertifyOutcome(stored, True, {})
     cache = ActionCache("certificates")
     key = cache.key(certificate_key(spec, root, k=k, sandbox_name=sandbox_name))
     if use_cache and (hit := cache.get(key)) is not None:
@@ -163,12 +166,6 @@ def certify(spec: TaskSpec, root: Path, *, k: int = 3, sandbox_name: str = "bwra
                                              max_targets=max_targets)
     cache.put(key, certificate.to_json())
     return CertifyOutcome(certificate, False, seconds)
-
-
-def _committed(spec: TaskSpec, root: Path, k: int, sandbox_name: str) -> Certificate | None:
-    from bench.gate.committed_certificate import committed_certificate
-
-    return committed_certificate(spec, root, k=k, sandbox_name=sandbox_name)
 
 
 def _certify_uncached(spec, root, *, k, sandbox_name, mirror, max_targets):

@@ -42,7 +42,7 @@ def test_a_changed_input_means_certifying_again(spec, change, monkeypatch):
     elif change == "sandbox":
         sandbox = "docker"
     else:
-        monkeypatch.setattr("bench.gate.committed_certificate.__version__", "0.0.0-other")
+        monkeypatch.setattr("bench.gate.certify.__version__", "0.0.0-other")
     assert committed_certificate(spec, root, k=k, sandbox_name=sandbox) is None
 
 

@@ -62,8 +62,9 @@ MAX_FAST_BYTES = 256 << 20
 
 @functools.lru_cache(maxsize=256)
 def tree_bytes(path: Path) -> int:
-    """The bytes of the files under ``path`` (links not followed): the size a copy of a task's pristine tree
-    needs. Cached: a pristine tree is laid out once and never changed."""
+    """The bytes of the files under ``path`` (links not followed): about what a copy of it needs. Cached per path
+    (a task's pristine tree is laid out once; an edited tree keeps about its size): only where the copy goes
+    depends on it."""
     total = 0
     for folder, _, files in os.walk(path):
         for name in files:
