@@ -122,7 +122,7 @@ def judge(task: PreparedTask, tree: Path, sources, *, cache=None, fresh_copy: bo
         return tampered_by_scan(spec, findings)
     key = None
     if cache is not None:
-        key = cache.key({**task.verdict_key(), "candidate": candidate_digest(sources), "kind": "verdict-v2",
+        key = cache.key({**task.verdict_key(), "candidate": candidate_digest(sources), "kind": "verdict-v3",
                          "scan": scan})
         hit = cache.get(key)
         if hit is not None:
@@ -181,18 +181,26 @@ def _evaluation(task, verdict: Verdict, sources, edited, diff, verification=None
     compiles = all(_compiles(text, path) for path, text in sources if path.endswith(".py"))
     failing = tuple(sorted(set(verdict.still_failing) | set(verdict.pass_to_pass_broken)))
     details = verdict.failures
-    top = ""
-    for _, _, message, detail in details:
-        top = top_error_line(detail) or message
-        if top:
-            break
     return Evaluation(
         outcome=verdict.outcome, reason=verdict.reason, verdict=verdict, edited_files=edited, diff=diff,
         candidate_digest=candidate_digest(sources), compiles=compiles, failing=failing,
-        signature="" if verdict.resolved else failure_signature(compiles, failing, top),
+        signature="" if verdict.resolved else failure_signature(compiles, failing, _signed_line(verdict)),
         feedback_full=full_feedback(verdict, details), feedback_count=count_feedback(verdict, task.spec),
         verification=verification,
     )
+
+
+def _signed_line(verdict: Verdict) -> str:
+    """The error line a failing state is known by: the first failure's. A run whose report was unusable is
+    known by why: the log tail it leaves ends wherever a runaway writer stood when the bound was passed, which
+    differs between two runs of the same code."""
+    if verdict.report_unusable:
+        return verdict.reason
+    for _, _, message, detail in verdict.failures:
+        top = top_error_line(detail) or message
+        if top:
+            return top
+    return ""
 
 
 def _invalid(task: PreparedTask, tree: Path, exc: EditError) -> Evaluation:

@@ -19,6 +19,9 @@ from bench.spec.model import TaskSpec
 from bench.verdict.run_tests import PYTEST_OK, PYTEST_TESTS_FAILED, TestRun
 
 
+UNUSABLE_REPORT = "unusable test report: "
+
+
 @dataclass(frozen=True)
 class Verdict:
     outcome: str
@@ -40,6 +43,12 @@ class Verdict:
     def resolved(self) -> bool:
         return self.outcome == "solved" and not self.pass_to_pass_broken
 
+    @property
+    def report_unusable(self) -> bool:
+        """The run left a report that could not be read: its failures hold the log's tail, cut wherever the
+        output happened to stand when the report grew past its bound."""
+        return self.reason.startswith(UNUSABLE_REPORT)
+
 
 def grade(spec: TaskSpec, run: TestRun) -> Verdict:
     def verdict(outcome: str, reason: str, results=(), failing=spec.fail_to_pass, broken=()) -> Verdict:
@@ -54,7 +63,7 @@ def grade(spec: TaskSpec, run: TestRun) -> Verdict:
         return verdict("model_miss", "tests ran out of memory")
     if run.report is None:
         if run.report_problem:
-            return verdict("model_miss", f"unusable test report: {run.report_problem}")
+            return verdict("model_miss", UNUSABLE_REPORT + run.report_problem)
         return verdict("model_miss", f"no test report (pytest exit {run.exit_code}): collection or run broken")
     by_id = run.report.by_id()
     watched = spec.fail_to_pass + spec.pass_to_pass
