@@ -180,6 +180,27 @@ def disk_growth_watch(path: Path, limit_bytes: int) -> Callable[[], str]:
     return watch
 
 
+def cpu_time_watch(cpu_seconds: Callable[[], float | None], budget: float) -> Callable[[], str]:
+    """A watch that stops the run as a timeout once the CPU seconds its processes have used reach ``budget``."""
+    def watch() -> str:
+        used = cpu_seconds()
+        return "timeout" if used is not None and used >= budget else ""
+
+    return watch
+
+
+def watch_all(*watches: Callable[[], str]) -> Callable[[], str]:
+    """One watch that asks each in turn and stops for the first that says stop."""
+    def watch() -> str:
+        for one in watches:
+            reason = one()
+            if reason:
+                return reason
+        return ""
+
+    return watch
+
+
 def _tree_bytes(root: Path) -> int:
     """The blocks the files under ``root`` hold, as far as a walk gets within WORKDIR_SCAN_BUDGET."""
     deadline, total, todo = time.monotonic() + WORKDIR_SCAN_BUDGET, 0, [str(root)]

@@ -86,3 +86,16 @@ def test_disk_growth_watch_sees_the_work_dir_grow_while_another_job_frees_space(
     (elsewhere / "old").unlink()  # the filesystem as a whole shrank meanwhile
     os.sync()
     assert watch().startswith("disk limit: the work dir grew by")
+
+
+def test_cpu_time_watch_says_timeout_only_at_the_budget_and_not_without_a_count():
+    from bench.sandbox._capture import cpu_time_watch, watch_all
+
+    used = [0.5]
+    watch = cpu_time_watch(lambda: used[0], 1.0)
+    assert watch() == ""
+    used[0] = 1.0
+    assert watch() == "timeout"
+    assert cpu_time_watch(lambda: None, 1.0)() == ""
+    assert watch_all(lambda: "", lambda: "disk limit", watch)() == "disk limit"
+    assert watch_all(lambda: "")() == ""

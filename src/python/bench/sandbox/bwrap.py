@@ -24,7 +24,7 @@ from pathlib import Path
 from bench import profile
 from bench.errors import SandboxError
 from bench.sandbox import _bwrap_args, _cgroups, _frozen, _identity, _requests, shutdown
-from bench.sandbox._capture import disk_growth_watch, pump
+from bench.sandbox._capture import cpu_time_watch, disk_growth_watch, pump, watch_all
 from bench.sandbox._channels import OpenChannels
 from bench.sandbox.host_tools import ensure_tool
 from bench.sandbox.protocol import ExecRequest, ExecResult, Limits
@@ -144,9 +144,8 @@ class _Run:
             os.close(status_write)
             status_write = -1
             channels.started()
-            watch = disk_growth_watch(Path(request.workdir), request.limits.disk_bytes)
-            captured = pump(self.proc, request.stdin, request.limits.output_bytes,
-                            started + request.limits.wall_seconds, watch)
+            watch, seconds = self._time_bound(disk_growth_watch(Path(request.workdir), request.limits.disk_bytes))
+            captured = pump(self.proc, request.stdin, request.limits.output_bytes, started + seconds, watch)
             if captured.stop_reason:
                 self._kill_tree()
             wait_status, usage = _reap(self.proc)
@@ -170,6 +169,18 @@ class _Run:
             self.notes.append("cpu time from rusage (no cgroup accounting)")
         result = _result(wait_status, captured, wall, cpu, oom, tuple(self.enforced), tuple(self.notes))
         return replace(result, received=received) if request.channels else result
+
+    def _time_bound(self, watch):
+        """(watch, wall seconds): the time limit as a CPU budget where the cgroup counts CPU time (a run is then
+        stopped alike on a quiet machine and under load), the wall clock at ``wall_slack`` times it stopping a
+        run that waits; the wall clock alone where nothing counts."""
+        limits = self.request.limits
+        if self.cgroups.cpu_seconds() is None:
+            self.notes.append("time limit on the wall clock (no cgroup counts CPU time)")
+            return watch, limits.wall_seconds
+        self.enforced.append("cgroup:cpu-time-limit")
+        return watch_all(cpu_time_watch(self.cgroups.cpu_seconds, limits.wall_seconds), watch), \
+            limits.wall_seconds * limits.wall_slack
 
     # --- the command line ---
 

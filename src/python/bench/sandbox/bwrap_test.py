@@ -370,3 +370,31 @@ def test_a_run_counts_its_own_wall_time_towards_the_phase_around_it(image, tmp_p
     assert result.ok and after["sandbox_runs"] == before["sandbox_runs"] + 1
     assert abs(after["sandbox_seconds"] - before["sandbox_seconds"] - result.wall_seconds) < 0.002
     assert result.wall_seconds >= 0.2
+
+
+# The time limit is a CPU budget where the cgroup counts CPU time: a quarter of a CPU stands for a loaded
+# machine, where the same work takes four times the wall time.
+SPIN = "import time\nend = time.process_time() + {seconds}\nwhile time.process_time() < end: pass\nprint('done')"
+
+
+def test_a_run_slowed_by_load_is_not_stopped_while_its_cpu_time_is_within_the_limit(image, tmp_path):
+    limits = Limits(wall_seconds=1.5, cpus=0.25)
+    result = BwrapSandbox().run(_request(image, tmp_path, ("python3", "-c", SPIN.format(seconds=0.6)), limits=limits))
+    assert result.ok and not result.timed_out and b"done" in result.stdout, (result.stderr, result.notes)
+    assert result.wall_seconds > limits.wall_seconds, result.wall_seconds  # stopped here by a wall-clock limit
+    assert "cgroup:cpu-time-limit" in result.enforcement
+
+
+def test_a_run_that_spins_is_stopped_once_its_cpu_time_reaches_the_limit(image, tmp_path):
+    result = BwrapSandbox().run(_request(image, tmp_path, ("python3", "-c", SPIN.format(seconds=600)),
+                                         limits=Limits(wall_seconds=1.0)))
+    assert result.timed_out and not result.ok
+    assert 1.0 <= result.cpu_seconds < 2.5, result.cpu_seconds
+
+
+def test_a_run_that_waits_is_stopped_by_the_wall_clock_at_its_slack(image, tmp_path):
+    result = BwrapSandbox().run(_request(image, tmp_path, ("sleep", "600"),
+                                         limits=Limits(wall_seconds=1.0, wall_slack=2.0)))
+    assert result.timed_out and not result.ok
+    assert 2.0 <= result.wall_seconds < 10, result.wall_seconds
+    assert result.cpu_seconds < 0.5
