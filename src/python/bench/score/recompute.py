@@ -126,7 +126,7 @@ def recompute(records: list[UnitRecord], root: Path, *, sandbox_name: str, worke
             if again is None:
                 checks.append(Check(unit_name(record), "different", "unit not produced again"))
                 continue
-            where = first_difference(_comparable(record.to_json()), _comparable(again))
+            where = first_difference(comparable(record.to_json()), comparable(again))
             checks.append(Check(unit_name(record), "identical" if where is None else "different",
                                 f"first difference at {where}" if where else ""))
     return checks
@@ -145,7 +145,7 @@ RESOURCE_LIMIT_REASONS = frozenset({"tests timed out", "tests ran out of memory"
 RESOURCE_LIMIT = "tests reached a resource limit (time or memory)"
 
 
-def _comparable(record: dict) -> dict:
+def comparable(record: dict) -> dict:
     """The run's context may legitimately differ between the run and the check; nothing else may."""
     out = json.loads(json.dumps(record))
     for name in RUN_CONTEXT:

@@ -69,15 +69,15 @@ def test_recomputing_a_deterministic_run_finds_it_identical_and_names_an_altered
 
 
 def test_a_runaway_candidate_stopped_by_time_or_by_memory_compares_alike_and_nothing_else_does():
-    from bench.score.recompute import _comparable, first_difference
+    from bench.score.recompute import comparable, first_difference
 
     def record(reason, outcome="model_miss"):
         return {"integrity": {"benchmark_commit": "a"}, "turns": [{"outcome": outcome, "reason": reason}]}
 
-    assert first_difference(_comparable(record("tests timed out")), _comparable(record("tests ran out of memory"))) \
+    assert first_difference(comparable(record("tests timed out")), comparable(record("tests ran out of memory"))) \
         is None
-    assert first_difference(_comparable(record("tests timed out")),
-                            _comparable(record("tests timed out", outcome="solved"))) is not None
-    assert first_difference(_comparable(record("tests timed out")),
-                            _comparable(record("no test report (pytest exit 2): collection or run broken"))) \
+    assert first_difference(comparable(record("tests timed out")),
+                            comparable(record("tests timed out", outcome="solved"))) is not None
+    assert first_difference(comparable(record("tests timed out")),
+                            comparable(record("no test report (pytest exit 2): collection or run broken"))) \
         is not None
