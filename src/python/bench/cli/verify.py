@@ -12,6 +12,9 @@ EPILOG = """examples:
   bench verify results/certificates/                           re-certify and compare certificates byte for byte
   bench verify results/recorded/run --prune-third-party        before committing a recorded run: drop the
                                                                stored prompts/replies of real-code tasks
+A re-run keeps its fresh records in .bench/verify/<key>/ (git-ignored; the key names the results file's bytes, the
+checkout's commit and --tasks): stopped part way, the same command resumes there; a group that differs leaves
+its fresh records there to read, one found identical is removed.
 Ends with `N identical, M different`; exit 1 when anything differs. A recomputed record must equal the stored one
 in every field except the run's context: the benchmark commit and the digest of the task selection (a run
 resumed after the pool grew holds units scored under several).
@@ -26,6 +29,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="delete stored prompts/replies that only real-code tasks cite (they quote the library)")
     p.add_argument("--sandbox", default=None, help="sandbox backend: bwrap (default, or $BENCH_SANDBOX) or docker")
     p.add_argument("--workers", type=int, default=2, help="units re-run at once (default 2)")
+    p.add_argument("--tasks", default=None, metavar="SELECTOR",
+                   help="check only the records of the tasks a selector picks (see bench list); retired tasks too")
     p.set_defaults(run=run)
 
 
@@ -48,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"no results file at {path}")
         records = [UnitRecord.from_json(raw, f"{path}: record {number}")
                    for number, raw in enumerate(read_records(path), start=1)]
+        if args.tasks:
+            records = _selected(records, args.tasks, root)
         if args.prune_third_party:
             from bench.score.recompute import prune_third_party
 
@@ -58,7 +65,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             deterministic = [r for r in records if declares_deterministic(r.model)]
             others = [r for r in records if not declares_deterministic(r.model)]
-            checks = recompute(deterministic, root, sandbox_name=sandbox, workers=args.workers) if deterministic else []
+            keep = _keep_folder(root, path, args.tasks) if deterministic else None
+            if keep is not None:
+                print(f"fresh records: {keep} (stopped, the same command resumes there)", flush=True)
+            checks = recompute(deterministic, root, sandbox_name=sandbox, workers=args.workers,
+                               keep=keep) if deterministic else []
             checks += check_stored_hashes(others, path.parent / "store")
     for check in checks:
         print(f"{check.status:<10} {check.unit} {check.detail}".rstrip())
@@ -69,6 +80,30 @@ def run(args: argparse.Namespace) -> int:
     if good != len(checks):
         raise CheckFailed(f"{len(checks) - good} record(s) did not verify")
     return 0
+
+
+def _selected(records, selector: str, root: Path):
+    from bench.errors import UsageError
+    from bench.spec.load import discover, load_all, select
+
+    chosen = {s.task_id for s in select(load_all(discover(root, retired=True)), selector)}
+    kept = [r for r in records if r.task_id in chosen]
+    if not kept:
+        raise UsageError(f"no record of the results is of a task {selector!r} selects")
+    return kept
+
+
+def _keep_folder(root: Path, results: Path, selector: str | None) -> Path:
+    """Where a re-run keeps its fresh records: named by what decides them, so a changed results file, another
+    commit or another selection starts afresh instead of resuming what no longer applies."""
+    import hashlib
+    import subprocess
+
+    head = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "-q", "HEAD"], capture_output=True,
+                          text=True).stdout.strip()
+    digest = hashlib.sha256(results.read_bytes())
+    digest.update(f"\0{head}\0{selector or ''}".encode())
+    return root / ".bench" / "verify" / digest.hexdigest()[:16]
 
 
 def _verify_certificates(folder: Path, root: Path, sandbox: str):

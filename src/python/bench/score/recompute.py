@@ -3,8 +3,11 @@ are ``bench.loop.records.UnitRecord`` as read from a results file."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import re
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,8 +99,13 @@ def _stored_ok(store: Path, sha: str) -> bool:
     return path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == sha
 
 
-def recompute(records: list[UnitRecord], root: Path, *, sandbox_name: str, workers: int = 2) -> list[Check]:
-    """Deterministic records: run the same units again from scratch (no verdict cache) and compare."""
+def recompute(records: list[UnitRecord], root: Path, *, sandbox_name: str, workers: int = 2,
+              keep: Path | None = None) -> list[Check]:
+    """Deterministic records: run the same units again from scratch (no verdict cache) and compare.
+
+    With ``keep``, the fresh records go to ``keep/<model>-<turns>/`` instead of a temporary folder: a run
+    stopped part way resumes there (the runner's own resume), and a group that differs leaves its fresh
+    records there to read; a group found identical is removed."""
     from bench.score.runner import RunPlan, run
     from bench.score.units import record_key
     from bench.spec.load import discover, load_all
@@ -115,12 +123,13 @@ def recompute(records: list[UnitRecord], root: Path, *, sandbox_name: str, worke
                        if r.task_id in missing]
         tasks = tuple(specs[t] for t in sorted({r.task_id for r in group}) if t in specs)
         conditions = tuple(sorted({r.condition for r in group if r.kind == "loop"})) or ("full",)
-        with tempfile.TemporaryDirectory(prefix="bench-verify-") as scratch:
-            plan = RunPlan(model_id=model, specs=tasks, out_dir=Path(scratch), root=root,
+        with _fresh_folder(keep, f"{model}-{turns}") as scratch:
+            plan = RunPlan(model_id=model, specs=tasks, out_dir=scratch, root=root,
                            samples=max(r.sample for r in group) + 1, turns=turns, conditions=conditions,
                            resample=any(r.kind == "resample" for r in group), workers=workers,
                            sandbox_name=sandbox_name, use_cache=False)
             fresh = {record_key(r): r for r in run(plan).records}
+        before = len(checks)
         for record in group:
             again = fresh.get(record.key)
             if again is None:
@@ -129,7 +138,24 @@ def recompute(records: list[UnitRecord], root: Path, *, sandbox_name: str, worke
             where = first_difference(comparable(record.to_json()), comparable(again))
             checks.append(Check(unit_name(record), "identical" if where is None else "different",
                                 f"first difference at {where}" if where else ""))
+        if keep is not None and all(c.status == "identical" for c in checks[before:]):
+            shutil.rmtree(keep / _folder_name(f"{model}-{turns}"), ignore_errors=True)
+    if keep is not None and keep.is_dir() and not any(keep.iterdir()):
+        keep.rmdir()
     return checks
+
+
+def _folder_name(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text)
+
+
+@contextlib.contextmanager
+def _fresh_folder(keep: Path | None, name: str):
+    if keep is None:
+        with tempfile.TemporaryDirectory(prefix="bench-verify-") as scratch:
+            yield Path(scratch)
+    else:
+        yield keep / _folder_name(name)
 
 
 # What the run a unit was made in says about itself, not about the unit: the benchmark commit, and the digest
