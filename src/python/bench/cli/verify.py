@@ -12,8 +12,8 @@ EPILOG = """examples:
   bench verify results/certificates/                           re-certify and compare certificates byte for byte
   bench verify results/recorded/run --prune-third-party        before committing a recorded run: drop the
                                                                stored prompts/replies of real-code tasks
-A re-run keeps its fresh records in .bench/verify/<key>/ (git-ignored; the key names the results file's bytes, the
-checkout's commit and --tasks): stopped part way, the same command resumes there; a group that differs leaves
+A re-run keeps its fresh records in .bench/verify/<key>/ (git-ignored; the key names the results file's bytes and
+--tasks; each record names the commit it was made at): stopped part way, the same command resumes there; a group that differs leaves
 its fresh records there to read, one found identical is removed.
 Ends with `N identical, M different`; exit 1 when anything differs. A recomputed record must equal the stored one
 in every field except the run's context: the benchmark commit and the digest of the task selection (a run
@@ -67,7 +67,9 @@ def run(args: argparse.Namespace) -> int:
             others = [r for r in records if not declares_deterministic(r.model)]
             keep = _keep_folder(root, path, args.tasks) if deterministic else None
             if keep is not None:
-                print(f"fresh records: {keep} (stopped, the same command resumes there)", flush=True)
+                kept = sum(len(read_records(found)) for found in keep.glob("*/records.jsonl"))
+                print(f"fresh records: {keep} ({kept} kept from an earlier run; stopped, the same command resumes "
+                      "there)", flush=True)
             checks = recompute(deterministic, root, sandbox_name=sandbox, workers=args.workers,
                                keep=keep) if deterministic else []
             checks += check_stored_hashes(others, path.parent / "store")
@@ -94,15 +96,13 @@ def _selected(records, selector: str, root: Path):
 
 
 def _keep_folder(root: Path, results: Path, selector: str | None) -> Path:
-    """Where a re-run keeps its fresh records: named by what decides them, so a changed results file, another
-    commit or another selection starts afresh instead of resuming what no longer applies."""
+    """Where a re-run keeps its fresh records: named by the results file's bytes and the selection, so a changed
+    file or another selection starts afresh. Not by the commit: a verify of the mutation study takes hours and
+    may resume after a commit; each fresh record names the commit it was made at."""
     import hashlib
-    import subprocess
 
-    head = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "-q", "HEAD"], capture_output=True,
-                          text=True).stdout.strip()
     digest = hashlib.sha256(results.read_bytes())
-    digest.update(f"\0{head}\0{selector or ''}".encode())
+    digest.update(f"\0{selector or ''}".encode())
     return root / ".bench" / "verify" / digest.hexdigest()[:16]
 
 
