@@ -299,3 +299,27 @@ def test_a_second_run_plants_the_same_tests_under_new_class_names(tmp_path):
         ast.parse(text)
         for test_id, _ in (*planted.pairs, *planted.copies):
             assert f"class {test_id.split('::')[1]}" in text
+
+
+def test_two_runs_plant_the_same_tests_in_the_same_order_under_new_class_names(tmp_path):
+    """A wrong candidate's failures can depend on the order its tests run in (what one test leaves for the
+    next): the planted tests run in an order fixed per task, so two runs of the same code fail alike."""
+    targets = ["tests/test_shapes.py::test_square", "tests/test_shapes.py::test_table",
+               "tests/test_shapes.py::TestMore::test_negative", "tests/test_shapes.py::More::test_unit"]
+
+    def planted_order(run):
+        decoys = plant_decoys(run, targets)
+        text = (run / "tests" / "test_shapes.py").read_text()
+        planted = [(planted, real, "decoy") for planted, real in decoys.pairs]
+        planted += [(planted, real, "copy") for planted, real in decoys.copies]
+        names = {planted.split("::")[1]: (real, kind) for planted, real, kind in planted}
+        order = sorted(names, key=lambda name: text.index(f"class {name}"))
+        return [names[name] for name in order], set(names)
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, first_names = planted_order(_tree(tmp_path / "a"))
+    second, second_names = planted_order(_tree(tmp_path / "b"))
+    assert len(first) >= 4 and {kind for _, kind in first} == {"decoy", "copy"}
+    assert first == second
+    assert not first_names & second_names
