@@ -180,11 +180,21 @@ def disk_growth_watch(path: Path, limit_bytes: int) -> Callable[[], str]:
     return watch
 
 
-def cpu_time_watch(cpu_seconds: Callable[[], float | None], budget: float) -> Callable[[], str]:
-    """A watch that stops the run as a timeout once the CPU seconds its processes have used reach ``budget``."""
+# A run whose processes used less than this share of one CPU since it started is waiting (a sleep, a retry
+# loop's back-off, a deadlock), not computing slowly: load cannot slow it, so the wall clock may stop it.
+WAITING_SHARE = 0.1
+
+
+def cpu_time_watch(cpu_seconds: Callable[[], float | None], budget: float, started: float) -> Callable[[], str]:
+    """A watch that stops the run as a timeout once the CPU seconds its processes have used reach ``budget``,
+    or once ``budget`` seconds of wall time have passed with the run mostly waiting (under ``WAITING_SHARE``
+    of a CPU): what load slows is computing, and computing is what the CPU budget measures."""
     def watch() -> str:
         used = cpu_seconds()
-        return "timeout" if used is not None and used >= budget else ""
+        if used is None:
+            return ""
+        elapsed = time.monotonic() - started
+        return "timeout" if used >= budget or (elapsed >= budget and used < WAITING_SHARE * elapsed) else ""
 
     return watch
 

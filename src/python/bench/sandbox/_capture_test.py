@@ -91,11 +91,16 @@ def test_disk_growth_watch_sees_the_work_dir_grow_while_another_job_frees_space(
 def test_cpu_time_watch_says_timeout_only_at_the_budget_and_not_without_a_count():
     from bench.sandbox._capture import cpu_time_watch, watch_all
 
+    import time
+
     used = [0.5]
-    watch = cpu_time_watch(lambda: used[0], 1.0)
+    watch = cpu_time_watch(lambda: used[0], 1.0, time.monotonic())
     assert watch() == ""
     used[0] = 1.0
     assert watch() == "timeout"
-    assert cpu_time_watch(lambda: None, 1.0)() == ""
+    assert cpu_time_watch(lambda: None, 1.0, time.monotonic() - 5)() == ""
+    # past the limit on the wall clock: waiting (under a tenth of a CPU) stops, computing slowly does not
+    assert cpu_time_watch(lambda: 0.1, 1.0, time.monotonic() - 2)() == "timeout"
+    assert cpu_time_watch(lambda: 0.5, 1.0, time.monotonic() - 2)() == ""
     assert watch_all(lambda: "", lambda: "disk limit", watch)() == "disk limit"
     assert watch_all(lambda: "")() == ""

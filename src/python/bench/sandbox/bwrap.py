@@ -144,7 +144,8 @@ class _Run:
             os.close(status_write)
             status_write = -1
             channels.started()
-            watch, seconds = self._time_bound(disk_growth_watch(Path(request.workdir), request.limits.disk_bytes))
+            watch, seconds = self._time_bound(disk_growth_watch(Path(request.workdir), request.limits.disk_bytes),
+                                              started)
             captured = pump(self.proc, request.stdin, request.limits.output_bytes, started + seconds, watch)
             if captured.stop_reason:
                 self._kill_tree()
@@ -170,16 +171,16 @@ class _Run:
         result = _result(wait_status, captured, wall, cpu, oom, tuple(self.enforced), tuple(self.notes))
         return replace(result, received=received) if request.channels else result
 
-    def _time_bound(self, watch):
+    def _time_bound(self, watch, started: float):
         """(watch, wall seconds): the time limit as a CPU budget where the cgroup counts CPU time (a run is then
-        stopped alike on a quiet machine and under load), the wall clock at ``wall_slack`` times it stopping a
-        run that waits; the wall clock alone where nothing counts."""
+        stopped alike on a quiet machine and under load); a run that mostly waits is stopped at the limit on the
+        wall clock, and any run at ``wall_slack`` times it; the wall clock alone where nothing counts."""
         limits = self.request.limits
         if self.cgroups.cpu_seconds() is None:
             self.notes.append("time limit on the wall clock (no cgroup counts CPU time)")
             return watch, limits.wall_seconds
         self.enforced.append("cgroup:cpu-time-limit")
-        return watch_all(cpu_time_watch(self.cgroups.cpu_seconds, limits.wall_seconds), watch), \
+        return watch_all(cpu_time_watch(self.cgroups.cpu_seconds, limits.wall_seconds, started), watch), \
             limits.wall_seconds * limits.wall_slack
 
     # --- the command line ---

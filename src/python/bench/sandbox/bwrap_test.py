@@ -392,9 +392,19 @@ def test_a_run_that_spins_is_stopped_once_its_cpu_time_reaches_the_limit(image, 
     assert 1.0 <= result.cpu_seconds < 2.5, result.cpu_seconds
 
 
-def test_a_run_that_waits_is_stopped_by_the_wall_clock_at_its_slack(image, tmp_path):
+def test_a_run_that_waits_is_stopped_by_the_wall_clock_at_its_limit(image, tmp_path):
     result = BwrapSandbox().run(_request(image, tmp_path, ("sleep", "600"),
-                                         limits=Limits(wall_seconds=1.0, wall_slack=2.0)))
+                                         limits=Limits(wall_seconds=1.0, wall_slack=10.0)))
     assert result.timed_out and not result.ok
-    assert 2.0 <= result.wall_seconds < 10, result.wall_seconds
+    assert 1.0 <= result.wall_seconds < 5, result.wall_seconds
     assert result.cpu_seconds < 0.5
+
+
+def test_any_run_is_stopped_by_the_wall_clock_at_its_slack(image, tmp_path):
+    # a tenth of a CPU and more: computing, slowed, so not stopped at the limit; the slack still ends it
+    code = "import time\nwhile True:\n    end = time.process_time() + 0.05\n    while time.process_time() < end: pass\n" \
+           "    time.sleep(0.2)\n"
+    result = BwrapSandbox().run(_request(image, tmp_path, ("python3", "-c", code),
+                                         limits=Limits(wall_seconds=1.0, wall_slack=3.0)))
+    assert result.timed_out and not result.ok
+    assert 3.0 <= result.wall_seconds < 10, result.wall_seconds

@@ -23,8 +23,9 @@ class NetworkPolicy(str, enum.Enum):
 class Limits:
     # The run's time. Where the backend counts the run's CPU time (bwrap with a cgroup), it is a CPU budget:
     # the run stops once its processes have used this many CPU seconds, so a slow candidate is stopped alike
-    # on a quiet machine and under load; the wall clock still stops a run that waits (a sleep, a deadlock) at
-    # ``wall_slack`` times it. Elsewhere it is the wall-clock limit.
+    # on a quiet machine and under load; a run that mostly waits (a sleep, a deadlock: under a tenth of a CPU)
+    # is stopped when this many wall seconds have passed, and any run at ``wall_slack`` times it. Elsewhere it
+    # is the wall-clock limit.
     wall_seconds: float = 600.0
     wall_slack: float = 3.0
     memory_bytes: int = 4 << 30
