@@ -77,6 +77,16 @@ class Decoys:
                         found.append(f"hidden copy (an unchanged copy of {test_id} under another name was {seen})")
         return tuple(found)
 
+    def copies_not_passed(self, outcomes: dict[str, str]) -> tuple[str, ...]:
+        """The real tests whose hidden copy did not pass every case it ran, or never ran."""
+        found = []
+        for copy, real in self.copies:
+            seen = [outcome for test_id, outcome in outcomes.items()
+                    if test_id == copy or test_id.startswith(copy + "[")]
+            if not seen or any(outcome != "passed" for outcome in seen):
+                found.append(real)
+        return tuple(found)
+
     def is_decoy(self, test_id: str) -> bool:
         """A test the harness planted: a decoy or a hidden copy (left out of the graded report)."""
         return any(test_id == d or test_id.startswith(d + "[") for d, _ in (*self.pairs, *self.copies))

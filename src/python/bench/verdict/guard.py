@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Sequence
 
 from bench.sandbox.protocol import Channel, Mount
-from bench.verdict.decoys import Decoys, plant_decoys
+from bench.verdict.decoys import MAX_DECOYS, Decoys, plant_decoys
 from bench.verdict.readonly_tree import RUNNER_CONFIG_NAMES, data_digests, protected_paths
 
 LAUNCHER = "_guard_launcher.py"  # read as a resource and run inside the sandbox, never imported here
@@ -74,7 +74,8 @@ def changed_lines(before: Sequence[tuple[str, str]], after: Sequence[tuple[str, 
 
 def prepare_guard(*, run_dir: Path, guard_host: Path, guard_sandbox: str, python: str, test_files: Sequence[str],
                   source_files: Sequence[str], changed: dict[str, list[int]],
-                  allowed: Sequence[str] = (), taken: Sequence[str] = (), targets: Sequence[str] = ()) -> GuardedRun:
+                  allowed: Sequence[str] = (), taken: Sequence[str] = (), targets: Sequence[str] = (),
+                  decoys: bool = True) -> GuardedRun:
     """Lay out the guard of one run: ``guard_host`` (bound read-only at ``guard_sandbox``) gets the launcher,
     ``run_dir`` the canary file; the configuration travels in a channel, and everything in the work dir but
     the source files is bound read-only (``taken``: sandbox paths other mounts cover)."""
@@ -82,7 +83,8 @@ def prepare_guard(*, run_dir: Path, guard_host: Path, guard_sandbox: str, python
     canary_file = f"test_bench_canary_{token}.py"
     pass_name, fail_name = f"test_canary_{secrets.token_hex(4)}", f"test_canary_{secrets.token_hex(4)}"
     (run_dir / canary_file).write_text(_canary_source(pass_name, fail_name, token), encoding="utf-8")
-    decoys = plant_decoys(run_dir, [t for t in targets if t.split("::", 1)[0] in test_files])
+    decoys = plant_decoys(run_dir, [t for t in targets if t.split("::", 1)[0] in test_files],
+                          limit=MAX_DECOYS if decoys else 0)
     protected = sorted({*test_files, *_runner_files(run_dir)})
     guard_host.mkdir(parents=True, exist_ok=True)
     (guard_host / "launcher.py").write_bytes(Path(__file__).with_name(LAUNCHER).read_bytes())

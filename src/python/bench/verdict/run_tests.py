@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
@@ -83,6 +83,9 @@ class GuardRequest:
     content_masks: tuple[str, ...] = ()  # sandbox paths of files that hold the answer under another name
     source_files: tuple[str, ...] = ()  # the only files of the work dir left writable
     targets: tuple[str, ...] = ()  # fail_to_pass ids: decoys are cloned from them
+    # A second look at hidden copies that failed beside passing targets: copy only these tests (no decoys) and
+    # run the copies alone, with the canaries (see _copies_alone).
+    copies_alone: tuple[str, ...] = ()
 
 
 def pytest_argv(python: str, report_path: str, targets: Sequence[str]) -> tuple[str, ...]:
@@ -114,7 +117,9 @@ def run_tests(
     with scratch_dir(prefix="bench-guard-", dir=fast_scratch()) as scratch:
         if guard is not None:
             guarded, guard_mounts = _guard_run(scratch, workdir, where, test_files, guard)
-            argv = guarded.argv_prefix + argv[3:] + (guarded.canary_file,)
+            selected = tuple(copy for copy, _ in guarded.decoys.copies) if guard.copies_alone else ()
+            argv = guarded.argv_prefix + (argv[3:-len(test_files)] + selected if selected else argv[3:]) \
+                + (guarded.canary_file,)
             extra, channels, frozen = guard_mounts, channels + guarded.channels, guarded.frozen
         request = ExecRequest(
             argv=argv, workdir=workdir, image_root=where.image_root, image_digest=where.image_digest,
@@ -140,7 +145,14 @@ def run_tests(
     if guarded is not None:
         findings = (_marker_rules(result.received_from("marker")) + spare_findings(result.received)
                     or _canary_findings(guarded, report) + _decoy_findings(guarded, report))
-        if_solved = _data_findings(guarded, workdir) + _copy_findings(guarded, report)
+        copies = _copy_findings(guarded, report)
+        if copies and not guard.copies_alone and _targets_passed(report, guard.targets):
+            copies = _copies_alone(where, workdir, test_files, limits, guard, guarded, report)
+        if guard.copies_alone:
+            outcomes = {} if report is None else {o.test_id: o.outcome for o in report.outcomes}
+            copies = tuple(f"hidden copy (an unchanged copy of {real} failed when run alone)"
+                           for real in guarded.decoys.copies_not_passed(outcomes))
+        if_solved = _data_findings(guarded, workdir) + copies
         if report is not None:
             report = _without(report, guarded)
     return TestRun(
@@ -185,7 +197,7 @@ def _guard_run(scratch: Path, workdir, where: RunEnvironment, test_files, guard)
                             test_files=test_files, source_files=guard.source_files,
                             changed={p: list(lines) for p, lines in guard.changed},
                             allowed=guard.allowed_rules, taken=tuple(m.sandbox_path for m in masks),
-                            targets=guard.targets)
+                            targets=guard.targets, decoys=not guard.copies_alone)
     return guarded, guarded.mounts + masks
 
 
@@ -226,6 +238,23 @@ def _copy_findings(guarded, report: JUnitReport | None) -> tuple[str, ...]:
     if report is None:
         return ()
     return guarded.decoys.copy_findings({o.test_id: o.outcome for o in report.outcomes})
+
+
+def _targets_passed(report: JUnitReport | None, targets: Sequence[str]) -> bool:
+    by_id = {} if report is None else report.by_id()
+    return bool(targets) and all(t in by_id and by_id[t].outcome == "passed" for t in targets)
+
+
+def _copies_alone(where, workdir, test_files, limits, guard, guarded, report) -> tuple[str, ...]:
+    """Hidden copies that failed beside their passing real tests, run again alone in a fresh sandbox with the
+    canaries: what counts is what fails there too. A copy runs the real test's body a second time in one
+    process, and a body that leaves state a second run cannot take (a class registry refusing a second class
+    of one name) fails its copy whatever the candidate does; alone, the copy passes. Code that forges the
+    real tests' results by id leaves the bug in place, so its copies fail alone too."""
+    failed = guarded.decoys.copies_not_passed({o.test_id: o.outcome for o in report.outcomes})
+    again = run_tests(where, workdir=workdir, test_files=test_files, limits=limits,
+                      guard=replace(guard, targets=failed, copies_alone=failed))
+    return again.tampering + again.tampering_if_solved
 
 
 def _without(report: JUnitReport, guarded) -> JUnitReport:
