@@ -146,47 +146,34 @@ def test_file_attacks_fail_alike_on_a_work_tree_in_the_hosts_tmpfs(tasks, monkey
     assert (result.outcome, result.resolved) == (attack.runtime, False), result.reason
 
 
-# The reference with a registry that refuses a second registration of one name, as marshmallow's class registry
-# refuses a second schema class of one name: a test that registers runs once, and its hidden copy, run second in
-# the same process, fails whatever the code does.
-REGISTERS_ONCE = '''"""Caesar cipher over the ASCII alphabet."""
-
-import string
+# A registry that refuses a second registration of one name, as marshmallow's class registry refuses a second
+# schema class of one name, put into the reference: a test that registers runs once, and its hidden copy, run
+# second in the same process, fails whatever the code does.
+REGISTRY = """
 
 _SEEN = set()
 
 
-def _shift_char(ch, k):
-    for alphabet in (string.ascii_lowercase, string.ascii_uppercase):
-        if ch in alphabet:
-            return alphabet[(alphabet.index(ch) + k) % 26]
-    return ch
-
-
-def shift(text, k):
+def _register(text, k):
     if (text, k) == ("Hello", 3):
         if (text, k) in _SEEN:
             raise KeyError("registered twice: Hello")
         _SEEN.add((text, k))
-    return "".join(_shift_char(ch, k) for ch in text)
-
-
-def unshift(text, k):
-    return shift(text, -k)
-
-
-def rot13(text):
-    return shift(text, 13)
-'''
+"""
 
 
 def test_a_correct_candidate_whose_test_cannot_run_twice_in_one_process_is_not_tampered(tasks, tmp_path):
     """A hidden copy that fails beside its passing real test is run again alone: state the real test left
     (a registry) makes no false alarm, while a forger keyed on the real ids still fails its copies alone
     (test_round3_attack_is_not_solved, report_class_patched_for_the_exact_target_ids)."""
+    from bench.source.workspace import prepare
+
     task = tasks("synthetic")
+    reference = (prepare(task.spec, "fix", tmp_path / "fix").path / "caesar.py").read_text()
+    registers_once = reference.replace("def shift(text, k):\n", "def shift(text, k):\n    _register(text, k)\n") + REGISTRY
+    assert "_register(text, k)" in registers_once
     tree = tmp_path / "tree"
     shutil.copytree(task.pristine, tree, symlinks=True)
-    result = evaluate(task, tree, whole_file_edit("caesar.py", (tree / "caesar.py").read_text(), REGISTERS_ONCE),
+    result = evaluate(task, tree, whole_file_edit("caesar.py", (tree / "caesar.py").read_text(), registers_once),
                       verify=False)
     assert (result.outcome, result.resolved) == ("solved", True), result.reason
