@@ -6,7 +6,7 @@ For a change that moves a few units of a committed reference (a normalisation of
 the records gained) and leaves the rest as they are: `bench verify` says which units differ, this scores
 those again with the run's own settings (model, turns, conditions, samples; no verdict cache) and replaces
 their lines in the folder's ``results.jsonl``, ``records.jsonl`` and ``timings.jsonl``, each line where it
-stood, every other line untouched. Prints, per replaced unit, where it first differs from the line it
+stood, every other line untouched (the plan is the one `bench verify` replays them with). Prints, per replaced unit, where it first differs from the line it
 replaces. Only deterministic models: a sampled model's units are not scored again. Regenerate the report
 afterwards with ``bench report FOLDER --in-place``. A file is replaced atomically, and only once every
 asked-for unit was scored again.
@@ -62,8 +62,8 @@ def main(argv=None) -> int:
 
     from bench.loop.records import UnitRecord
     from bench.model.registry import declares_deterministic
-    from bench.score.recompute import comparable, first_difference
-    from bench.score.runner import RunPlan, run
+    from bench.score.recompute import comparable, first_difference, replay_plan
+    from bench.score.runner import run
     from bench.spec.load import discover, load_all
     from bench.store.records import read_records
     from bench.variables import find_root
@@ -78,15 +78,9 @@ def main(argv=None) -> int:
     if not all(declares_deterministic(r.model) for r in chosen) or len({r.model for r in chosen}) != 1:
         print("rescore_units: only the units of one deterministic model can be scored again", file=sys.stderr)
         return 2
-    settings = json.loads((args.folder / "run.json").read_text(encoding="utf-8"))
     specs = {s.task_id: s for s in load_all(discover(root, retired=True))}
     with tempfile.TemporaryDirectory(prefix="rescore-") as scratch:
-        plan = RunPlan(model_id=chosen[0].model, specs=tuple(specs[t] for t in sorted(set(args.tasks))),
-                       out_dir=Path(scratch), root=root, samples=settings.get("samples", 1),
-                       turns=settings.get("turns", 0), conditions=tuple(settings.get("conditions", ("full",))),
-                       resample=settings.get("resample", False), workers=args.workers, sandbox_name=args.sandbox,
-                       use_cache=False)
-        run(plan)
+        run(replay_plan(chosen, specs, Path(scratch), root, workers=args.workers, sandbox_name=args.sandbox))
         fresh = {name: {unit_of(line): line for line in (Path(scratch) / name).read_text().splitlines()
                         if line.strip()} for name in FILES if (Path(scratch) / name).is_file()}
     old = {unit_of(line): json.loads(line) for line in (args.folder / "results.jsonl").read_text().splitlines()

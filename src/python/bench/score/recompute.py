@@ -106,7 +106,7 @@ def recompute(records: list[UnitRecord], root: Path, *, sandbox_name: str, worke
     With ``keep``, the fresh records go to ``keep/<model>-<turns>/`` instead of a temporary folder: a run
     stopped part way resumes there (the runner's own resume), and a group that differs leaves its fresh
     records there to read; a group found identical is removed."""
-    from bench.score.runner import RunPlan, run
+    from bench.score.runner import run
     from bench.score.units import record_key
     from bench.spec.load import discover, load_all
 
@@ -121,13 +121,8 @@ def recompute(records: list[UnitRecord], root: Path, *, sandbox_name: str, worke
         if missing:
             checks += [Check(unit_name(r), "different", "task no longer exists") for r in group
                        if r.task_id in missing]
-        tasks = tuple(specs[t] for t in sorted({r.task_id for r in group}) if t in specs)
-        conditions = tuple(sorted({r.condition for r in group if r.kind == "loop"})) or ("full",)
         with _fresh_folder(keep, f"{model}-{turns}") as scratch:
-            plan = RunPlan(model_id=model, specs=tasks, out_dir=scratch, root=root,
-                           samples=max(r.sample for r in group) + 1, turns=turns, conditions=conditions,
-                           resample=any(r.kind == "resample" for r in group), workers=workers,
-                           sandbox_name=sandbox_name, use_cache=False)
+            plan = replay_plan(group, specs, scratch, root, workers=workers, sandbox_name=sandbox_name)
             fresh = {record_key(r): r for r in run(plan).records}
         before = len(checks)
         for record in group:
@@ -143,6 +138,21 @@ def recompute(records: list[UnitRecord], root: Path, *, sandbox_name: str, worke
     if keep is not None and keep.is_dir() and not any(keep.iterdir()):
         keep.rmdir()
     return checks
+
+
+def replay_plan(group: list[UnitRecord], specs: dict, out_dir: Path, root: Path, *, workers: int,
+                sandbox_name: str):
+    """The plan that makes the units of ``group`` (one model, one turn budget) again from scratch, with the
+    settings their records name and no verdict cache; tasks missing from ``specs`` are left out."""
+    from bench.score.runner import RunPlan
+
+    first = group[0]
+    tasks = tuple(specs[t] for t in sorted({r.task_id for r in group}) if t in specs)
+    return RunPlan(model_id=first.model, specs=tasks, out_dir=out_dir, root=root, samples=max(r.sample for r in group) + 1,
+                   turns=(first.budget or 0) if first.kind != "attempt" else 0,
+                   conditions=tuple(sorted({r.condition for r in group if r.kind == "loop"})) or ("full",),
+                   resample=any(r.kind == "resample" for r in group), workers=workers, sandbox_name=sandbox_name,
+                   use_cache=False)
 
 
 def _folder_name(text: str) -> str:

@@ -58,7 +58,7 @@ class Decoys:
         found = []
         for decoy, real in self.pairs:
             for test_id, outcome in outcomes.items():
-                if outcome == "passed" and (test_id == decoy or test_id.startswith(decoy + "[")):
+                if outcome == "passed" and _case_of(test_id, decoy):
                     twin = real + test_id[len(decoy):]
                     if outcomes.get(twin) == "passed":
                         found.append(f"decoy (a clone of {twin} that expects another value passed)")
@@ -71,7 +71,7 @@ class Decoys:
         found = []
         for copy, real in self.copies:
             for test_id, outcome in outcomes.items():
-                if outcome == "passed" and (test_id == real or test_id.startswith(real + "[")):
+                if outcome == "passed" and _case_of(test_id, real):
                     seen = outcomes.get(copy + test_id[len(real):], "not run")
                     if seen != "passed":
                         found.append(f"hidden copy (an unchanged copy of {test_id} under another name was {seen})")
@@ -81,15 +81,19 @@ class Decoys:
         """The real tests whose hidden copy did not pass every case it ran, or never ran."""
         found = []
         for copy, real in self.copies:
-            seen = [outcome for test_id, outcome in outcomes.items()
-                    if test_id == copy or test_id.startswith(copy + "[")]
+            seen = [outcome for test_id, outcome in outcomes.items() if _case_of(test_id, copy)]
             if not seen or any(outcome != "passed" for outcome in seen):
                 found.append(real)
         return tuple(found)
 
     def is_decoy(self, test_id: str) -> bool:
         """A test the harness planted: a decoy or a hidden copy (left out of the graded report)."""
-        return any(test_id == d or test_id.startswith(d + "[") for d, _ in (*self.pairs, *self.copies))
+        return any(_case_of(test_id, d) for d, _ in (*self.pairs, *self.copies))
+
+
+def _case_of(test_id: str, test: str) -> bool:
+    """Whether ``test_id`` is ``test`` or one of its parametrised cases."""
+    return test_id == test or test_id.startswith(test + "[")
 
 
 def plant_decoys(run_dir: Path, targets: Sequence[str], *, limit: int = MAX_DECOYS,
