@@ -51,3 +51,37 @@ def test_a_failure_summary_skips_pips_see_above_banner_for_the_cause():
         "editable install of repo failed (exit code 1): … File \"setup.py\", line 11, in <module> | "
         "from setuptools.command.test import test as TestCommand | "
         "ModuleNotFoundError: No module named 'setuptools.command.test'")
+
+
+def test_a_certificate_whose_content_is_unchanged_is_left_untouched_whatever_its_gzip_header(tmp_path):
+    """Python 3.12 writes gzip's OS byte as 255 where 3.11 (through zlib) writes 3: `./pants certify` on another
+    interpreter must not show every committed certificate as changed when none of their content did."""
+    import gzip
+    import io
+    import os
+
+    path = certificate_file(tmp_path, "t")
+    path.parent.mkdir(parents=True)
+    other = io.BytesIO()
+    with gzip.GzipFile(fileobj=other, mode="wb", mtime=0) as handle:  # OS byte 255, another deflate stream
+        handle.write(DATA)
+    path.write_bytes(other.getvalue())
+    os.utime(path, ns=(1_000_000_000, 1_000_000_000))
+    write_certificate(path, DATA)
+    assert path.read_bytes() == other.getvalue() and path.stat().st_mtime_ns == 1_000_000_000
+    changed = DATA.replace(b"true", b"false")
+    write_certificate(path, changed)
+    assert read_certificate(path) == changed
+
+
+def test_a_certificate_is_written_with_one_gzip_header_on_every_python(tmp_path):
+    first = write_certificate(certificate_file(tmp_path, "t"), DATA).read_bytes()
+    assert first[:10] == b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03"  # no name, mtime 0, level 9, Unix
+
+
+def test_an_unreadable_certificate_file_is_written_anew(tmp_path):
+    path = certificate_file(tmp_path, "t")
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not gzip at all")
+    write_certificate(path, DATA)
+    assert read_certificate(path) == DATA
