@@ -1,12 +1,14 @@
 """Compare two runs' records unit by unit: which units are identical, which differ and in which fields.
 
-    python scripts/compare_runs.py OLD/results.jsonl NEW/results.jsonl [--ignore FIELD ...] [--condition C]
+    python scripts/compare_runs.py OLD NEW [--ignore FIELD ...] [--condition C]
+
+OLD and NEW are run folders (their ``results.jsonl`` is read) or results files.
 
 A unit is (task_id, model, condition, sample). ``--ignore`` names fields left out of the comparison, as dotted
 paths where ``*`` matches every item of a list (``integrity.benchmark_commit``, ``turns.*.resolved``); a
 field present on one side only counts as a difference unless ignored. Prints the counts, then one line per
 differing unit with the paths that differ (first 20 units), and exits 1 when any unit differs or is missing
-from NEW.
+from NEW; 2, with the reason, when a side is not a results file or folder.
 """
 
 from __future__ import annotations
@@ -17,13 +19,28 @@ import sys
 from pathlib import Path
 
 
+class Unreadable(Exception):
+    """A side that holds no results to compare."""
+
+
 def load(path: Path, condition: str | None) -> dict[tuple, dict]:
+    """The records of ``path`` (a results file, or a run folder holding ``results.jsonl``) by unit."""
+    if path.is_dir():
+        path = path / "results.jsonl"
     records = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise Unreadable(f"{path}: {error.strerror or error}") from None
+    for number, line in enumerate(text.splitlines(), 1):
         if line.strip():
-            record = json.loads(line)
+            try:
+                record = json.loads(line)
+                unit = (record["task_id"], record["model"], record.get("condition"), record.get("sample"))
+            except (ValueError, KeyError, TypeError) as error:
+                raise Unreadable(f"{path}:{number}: not a unit record ({error})") from None
             if condition is None or record.get("condition") == condition:
-                records[(record["task_id"], record["model"], record.get("condition"), record.get("sample"))] = record
+                records[unit] = record
     return records
 
 
@@ -58,7 +75,11 @@ def main(argv=None) -> int:
     parser.add_argument("--ignore", action="append", default=[], metavar="FIELD")
     parser.add_argument("--condition", default=None, help="compare the units of this condition only")
     args = parser.parse_args(argv)
-    old, new = load(args.old, args.condition), load(args.new, args.condition)
+    try:
+        old, new = load(args.old, args.condition), load(args.new, args.condition)
+    except Unreadable as error:
+        print(f"compare_runs: {error}", file=sys.stderr)
+        return 2
     shared = sorted(set(old) & set(new))
     differing = [(unit, differences(old[unit], new[unit], set(args.ignore))) for unit in shared]
     differing = [(unit, paths) for unit, paths in differing if paths]
