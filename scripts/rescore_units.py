@@ -2,14 +2,14 @@
 
     python scripts/rescore_units.py results/study/repairer-ast-pr packaging-1345 requests-6036 [--workers 2]
 
-For a change that moves a few units of a committed reference (a normalisation of the failing state, a field
-the records gained) and leaves the rest as they are: `bench verify` says which units differ, this scores
-those again with the run's own settings (model, turns, conditions, samples; no verdict cache) and replaces
-their lines in the folder's ``results.jsonl``, ``records.jsonl`` and ``timings.jsonl``, each line where it
-stood, every other line untouched (the plan is the one `bench verify` replays them with). Prints, per replaced unit, where it first differs from the line it
-replaces. Only deterministic models: a sampled model's units are not scored again. Regenerate the report
-afterwards with ``bench report FOLDER --in-place``. A file is replaced atomically, and only once every
-asked-for unit was scored again.
+For a change that moves a few units of a committed reference (a normalisation of the failing state, a field the
+records gained) and leaves the rest as they are: `bench verify` says which units differ, this scores those again
+with the run's own settings (model, turns, conditions, samples; no verdict cache) and replaces their lines in
+the folder's ``results.jsonl``, ``records.jsonl`` and ``timings.jsonl``, each line where it stood, every other
+line untouched (the plan is the one `bench verify` replays them with). Prints, per replaced unit, where it first
+differs from the line it replaces. Only deterministic models: a sampled model's units are not scored again.
+Regenerate the report afterwards with ``bench report FOLDER --in-place``. A file is replaced atomically, and
+only once every asked-for unit was scored again.
 """
 
 from __future__ import annotations

@@ -170,7 +170,8 @@ def test_a_correct_candidate_whose_test_cannot_run_twice_in_one_process_is_not_t
 
     task = tasks("synthetic")
     reference = (prepare(task.spec, "fix", tmp_path / "fix").path / "caesar.py").read_text()
-    registers_once = reference.replace("def shift(text, k):\n", "def shift(text, k):\n    _register(text, k)\n") + REGISTRY
+    registered = "def shift(text, k):\n    _register(text, k)\n"
+    registers_once = reference.replace("def shift(text, k):\n", registered) + REGISTRY
     assert "_register(text, k)" in registers_once
     tree = tmp_path / "tree"
     shutil.copytree(task.pristine, tree, symlinks=True)

@@ -148,7 +148,8 @@ def replay_plan(group: list[UnitRecord], specs: dict, out_dir: Path, root: Path,
 
     first = group[0]
     tasks = tuple(specs[t] for t in sorted({r.task_id for r in group}) if t in specs)
-    return RunPlan(model_id=first.model, specs=tasks, out_dir=out_dir, root=root, samples=max(r.sample for r in group) + 1,
+    return RunPlan(model_id=first.model, specs=tasks, out_dir=out_dir, root=root,
+                   samples=max(r.sample for r in group) + 1,
                    turns=(first.budget or 0) if first.kind != "attempt" else 0,
                    conditions=tuple(sorted({r.condition for r in group if r.kind == "loop"})) or ("full",),
                    resample=any(r.kind == "resample" for r in group), workers=workers, sandbox_name=sandbox_name,

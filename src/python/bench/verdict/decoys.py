@@ -16,13 +16,13 @@ literal is a number, string or bytes (or sits in a tuple or list), and the test 
 the test file, never shown in a prompt.
 
 Hidden copies catch what decoys cannot: forgery keyed on the exact ids of the target tests (the ids a prompt
-shows). Each target test (up to ``MAX_COPIES``) is also copied *unchanged*, made the way a decoy is, under an
-id of its own; copies and decoys are appended interleaved, in an order fixed per task (a wrong candidate's
-failures can depend on the order tests run in, and two runs of the same code must fail alike). An honest fix passes the real test and its
-copy alike; in a run that would otherwise be solved, a real test that passed while its copy did not was
-forged: ``tampered``. What remains: code that
-tells the real test from a clone by reading the test file and comparing the text with what it already knows
-(the prompt shows the failing tests' source) — docs/verdict-integrity.md.
+shows). Each target test (up to ``MAX_COPIES``) is also copied *unchanged*, made the way a decoy is, under an id
+of its own; copies and decoys are appended interleaved, in an order fixed per task (a wrong candidate's failures
+can depend on the order tests run in, and two runs of the same code must fail alike). An honest fix passes the
+real test and its copy alike; in a run that would otherwise be solved, a real test that passed while its copy
+did not was forged: ``tampered``. What remains: code that tells the real test from a clone by reading the test
+file and comparing the text with what it already knows (the prompt shows the failing tests' source) —
+docs/verdict-integrity.md.
 """
 
 from __future__ import annotations

@@ -83,9 +83,9 @@ class GuardRequest:
     content_masks: tuple[str, ...] = ()  # sandbox paths of files that hold the answer under another name
     source_files: tuple[str, ...] = ()  # the only files of the work dir left writable
     targets: tuple[str, ...] = ()  # fail_to_pass ids: decoys are cloned from them
-    # A second look at hidden copies that failed beside passing targets: copy only these tests (no decoys) and
+    # A second look at hidden copies that failed beside passing targets: copy only the targets (no decoys) and
     # run the copies alone, with the canaries (see _copies_alone).
-    copies_alone: tuple[str, ...] = ()
+    copies_alone: bool = False
 
 
 def pytest_argv(python: str, report_path: str, targets: Sequence[str]) -> tuple[str, ...]:
@@ -145,13 +145,13 @@ def run_tests(
     if guarded is not None:
         findings = (_marker_rules(result.received_from("marker")) + spare_findings(result.received)
                     or _canary_findings(guarded, report) + _decoy_findings(guarded, report))
-        copies = _copy_findings(guarded, report)
-        if copies and not guard.copies_alone and _targets_passed(report, guard.targets):
-            copies = _copies_alone(where, workdir, test_files, limits, guard, guarded, report)
         if guard.copies_alone:
-            outcomes = {} if report is None else {o.test_id: o.outcome for o in report.outcomes}
             copies = tuple(f"hidden copy (an unchanged copy of {real} failed when run alone)"
-                           for real in guarded.decoys.copies_not_passed(outcomes))
+                           for real in guarded.decoys.copies_not_passed(_outcomes(report)))
+        else:
+            copies = guarded.decoys.copy_findings(_outcomes(report))
+            if copies and _targets_passed(report, guard.targets):
+                copies = _copies_alone(where, workdir, test_files, limits, guard, guarded, report)
         if_solved = _data_findings(guarded, workdir) + copies
         if report is not None:
             report = _without(report, guarded)
@@ -228,16 +228,12 @@ def _data_findings(guarded, workdir: Path) -> tuple[str, ...]:
     return tuple(f"test data changed ({path})" for path in changed_data(workdir, dict(guarded.data_before)))
 
 
+def _outcomes(report: JUnitReport | None) -> dict[str, str]:
+    return {} if report is None else {o.test_id: o.outcome for o in report.outcomes}
+
+
 def _decoy_findings(guarded, report: JUnitReport | None) -> tuple[str, ...]:
-    if report is None:
-        return ()
-    return guarded.decoys.findings({o.test_id: o.outcome for o in report.outcomes})
-
-
-def _copy_findings(guarded, report: JUnitReport | None) -> tuple[str, ...]:
-    if report is None:
-        return ()
-    return guarded.decoys.copy_findings({o.test_id: o.outcome for o in report.outcomes})
+    return guarded.decoys.findings(_outcomes(report))
 
 
 def _targets_passed(report: JUnitReport | None, targets: Sequence[str]) -> bool:
@@ -251,9 +247,9 @@ def _copies_alone(where, workdir, test_files, limits, guard, guarded, report) ->
     process, and a body that leaves state a second run cannot take (a class registry refusing a second class
     of one name) fails its copy whatever the candidate does; alone, the copy passes. Code that forges the
     real tests' results by id leaves the bug in place, so its copies fail alone too."""
-    failed = guarded.decoys.copies_not_passed({o.test_id: o.outcome for o in report.outcomes})
+    failed = guarded.decoys.copies_not_passed(_outcomes(report))
     again = run_tests(where, workdir=workdir, test_files=test_files, limits=limits,
-                      guard=replace(guard, targets=failed, copies_alone=failed))
+                      guard=replace(guard, targets=failed, copies_alone=True))
     return again.tampering + again.tampering_if_solved
 
 
