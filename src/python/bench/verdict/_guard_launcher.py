@@ -17,18 +17,11 @@ the forbidden operation never happens and no code of the edit runs after it. The
 method of a class: no class of it is reachable through ``object.__subclasses__()``, and every function and
 table it uses was bound when it was made, so replacing a module attribute or a global later changes nothing.
 
-Which events count:
-
-- always: opening the report other than once, for writing, from pytest's junitxml plugin; writing, renaming
-  onto or linking to a test file, a conftest.py, sitecustomize/usercustomize, a .pth file or a test-runner
-  config file in the work dir, or any new Python module (``.py``, ``.pyc``) under the work dir; reading a
-  cached assertion-rewritten test module (pytest's ``-pytest-`` bytecode: no run ever writes one, so any is
-  planted); replacing the process image (``os.exec*``);
-- when the edit's own lines call it (the calling frame or one of its two callers is on a changed line):
-  frame and code-object access, ``gc`` walks, subprocesses and forks, tracing/profiling/audit hooks
-  (also for every thread at once), ``ctypes``, importing the test runner's modules, starting a thread;
-- once the edit has started a thread: the same events (frame reads of the thread's own stack aside) raised in
-  any thread other than the main one, where the stack shows only library frames.
+Which events count (docs/verdict-integrity.md, "audit"): always, the report opened other than once by pytest's
+junitxml plugin, writes onto test files, runner config, ``.pth``/sitecustomize or any new module under the work
+dir, a planted assertion-rewrite cache, ``os.exec*``; when the edit makes the call (the calling frame or one
+of its two callers on a changed line; once the edit has started a thread, any thread but the main one), frame
+and ``gc`` access, subprocesses, tracing and audit hooks, ``ctypes``, importing the runner (``_ATTRIBUTED``).
 
 Every rule is one the honest fixes of the pool never break (``scripts/honest_fixes.py`` measures that).
 """
@@ -55,7 +48,35 @@ def main(argv):
     sys.path[0] = os.getcwd()  # as `python -m pytest` has it: the work dir first, not this folder
     import pytest
 
+    _cheap_xml_escape()
     return int(pytest.main([a.replace("${BENCH_CHANNEL_REPORT}", report_path) for a in argv[1:]]))
+
+
+def _cheap_xml_escape():
+    """pytest's JUnit writer (6.2 on) sends every name and message through ``re.sub`` with a character class
+    whose first compilation is 7 % of a short task's whole run (63 of caesar_shift's 851 million instructions).
+    Text with no character the class rejects comes back unchanged, so only other text goes to pytest's function
+    (older releases compile the class on import: left as they are)."""
+    from _pytest import junitxml
+
+    _skip_plain_text(junitxml)
+
+
+def _skip_plain_text(junitxml):
+    import re
+
+    original = getattr(junitxml, "bin_xml_escape", None)
+    constants = getattr(getattr(original, "__code__", None), "co_consts", ())
+    if not any(isinstance(c, str) and c.startswith("[^\t\n\r") for c in constants):
+        return
+    plain = re.compile("[^\t\n\r -~]").search
+    rejected = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff\U00010000-\U0010ffff]").search
+
+    def bin_xml_escape(arg):
+        text = str(arg)
+        return text if plain(text) is None or rejected(text) is None else original(text)
+
+    junitxml.bin_xml_escape = bin_xml_escape
 
 
 def _seed_random():
