@@ -12,8 +12,10 @@ A guarded run (every scored candidate; see docs/verdict-integrity.md for which l
 - **the audit guard** — pytest starts from ``_guard_launcher.py`` (in a read-only folder of its own), which adds
   an audit hook before anything of the workspace is imported; a broken rule is written to the marker channel
   and the run SIGKILLs itself. The changed lines of each edited file tell it which calls are the edit's own.
-- **canary tests** — a test file with random names (read-only, in the work dir) holds a test that must pass
-  and one that must fail. Forgery that makes every test pass, or drops failures from the report, shows.
+- **canary test** — a test file with random names (read-only, in the work dir) holds a test that must fail.
+  Forgery that makes every test pass, or drops failures from the report, shows. (A canary that must pass
+  would catch only forgery that fails tests, which never makes a run solved; each test a run adds costs as
+  much as a test of the task.)
 - **masked vendored copies** — copies of the task's own packages vendored by pip, setuptools or
   pkg_resources, pip itself, ensurepip's bundled wheels and any installed release of the task's packages are
   hidden behind empty read-only binds: the original code is not there to load.
@@ -22,6 +24,7 @@ A guarded run (every scored candidate; see docs/verdict-integrity.md for which l
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import os
 import secrets
@@ -34,7 +37,7 @@ from bench.verdict.decoys import MAX_DECOYS, Decoys, plant_decoys
 from bench.verdict.readonly_tree import RUNNER_CONFIG_NAMES, data_digests, protected_paths
 
 LAUNCHER = "_guard_launcher.py"  # read as a resource and run inside the sandbox, never imported here
-CANARY_PASS, CANARY_FAIL = "passed", "failed"
+CANARY_FAIL = "failed"
 MARKER_BYTES = 64 << 10
 # Pipes alike to the report and the marker, renumbered at random with them by the launcher: code that writes
 # into every pipe it finds writes into these too, and nothing honest ever does.
@@ -75,19 +78,21 @@ def changed_lines(before: Sequence[tuple[str, str]], after: Sequence[tuple[str, 
 def prepare_guard(*, run_dir: Path, guard_host: Path, guard_sandbox: str, python: str, test_files: Sequence[str],
                   source_files: Sequence[str], changed: dict[str, list[int]],
                   allowed: Sequence[str] = (), taken: Sequence[str] = (), targets: Sequence[str] = (),
-                  decoys: bool = True) -> GuardedRun:
+                  decoys: bool = True, launcher_code: bytes | None = None) -> GuardedRun:
     """Lay out the guard of one run: ``guard_host`` (bound read-only at ``guard_sandbox``) gets the launcher,
     ``run_dir`` the canary file; the configuration travels in a channel, and everything in the work dir but
     the source files is bound read-only (``taken``: sandbox paths other mounts cover)."""
     token = secrets.token_hex(6)
     canary_file = f"test_bench_canary_{token}.py"
-    pass_name, fail_name = f"test_canary_{secrets.token_hex(4)}", f"test_canary_{secrets.token_hex(4)}"
-    (run_dir / canary_file).write_text(_canary_source(pass_name, fail_name, token), encoding="utf-8")
+    fail_name = f"test_canary_{secrets.token_hex(4)}"
+    (run_dir / canary_file).write_text(_canary_source(fail_name, token), encoding="utf-8")
     decoys = plant_decoys(run_dir, [t for t in targets if t.split("::", 1)[0] in test_files],
                           limit=MAX_DECOYS if decoys else 0)
     protected = sorted({*test_files, *_runner_files(run_dir)})
     guard_host.mkdir(parents=True, exist_ok=True)
-    (guard_host / "launcher.py").write_bytes(Path(__file__).with_name(LAUNCHER).read_bytes())
+    # The launcher's bytecode where the task's interpreter compiled it (bench.verdict.launcher_code), else its text.
+    launcher = "launcher.pyc" if launcher_code else "launcher.py"
+    (guard_host / launcher).write_bytes(launcher_code or launcher_source())
     os.chmod(guard_host, 0o755)
     outgoing = ("marker", "report", *SPARE_CHANNELS)
     config = {"protected": protected, "changed": changed, "allowed": sorted(allowed), "outgoing": outgoing}
@@ -96,11 +101,16 @@ def prepare_guard(*, run_dir: Path, guard_host: Path, guard_sandbox: str, python
                 *(Channel(name, receive=SPARE_BYTES) for name in SPARE_CHANNELS))
     mounts = (Mount(guard_host, guard_sandbox),)
     return GuardedRun(
-        argv_prefix=(python, f"{guard_sandbox}/launcher.py"), mounts=mounts, channels=channels,
+        argv_prefix=(python, f"{guard_sandbox}/{launcher}"), mounts=mounts, channels=channels,
         frozen=protected_paths(run_dir, source_files, taken=taken),
         canary_file=canary_file, decoys=decoys, data_before=tuple(sorted(data_digests(run_dir, test_files).items())),
-        canaries=((f"{canary_file}::{pass_name}", CANARY_PASS), (f"{canary_file}::{fail_name}", CANARY_FAIL)),
+        canaries=((f"{canary_file}::{fail_name}", CANARY_FAIL),),
     )
+
+
+@functools.lru_cache(maxsize=1)
+def launcher_source() -> bytes:
+    return Path(__file__).with_name(LAUNCHER).read_bytes()
 
 
 def spare_findings(received) -> tuple[str, ...]:
@@ -131,10 +141,11 @@ def _runner_files(run_dir: Path) -> list[str]:
     return found
 
 
-def _canary_source(pass_name: str, fail_name: str, token: str) -> str:
+def _canary_source(fail_name: str, token: str) -> str:
     return (
-        '"""Written by the harness for this run only; its outcomes are checked, never scored."""\n\n\n'
-        f"def {pass_name}():\n    assert {token!r}[::-1] == {token[::-1]!r}\n\n\n"
+        # PYTEST_DONT_REWRITE: nothing here asserts; rewriting the module would only cost time.
+        '"""Written by the harness for this run only; its outcome is checked, never scored. PYTEST_DONT_REWRITE"""'
+        "\n\n\n"
         # pytrace=False: the failure is reported without a traceback to format, the cheapest failure there is.
         f"def {fail_name}():\n    import pytest\n\n    if {token!r} != {token[::-1] + 'x'!r}:\n"
         f"        pytest.fail('this test must fail', pytrace=False)\n"

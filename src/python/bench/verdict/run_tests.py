@@ -181,7 +181,8 @@ def _report_bytes(received: Received | None) -> tuple[bytes, str]:
 
 
 def _guard_run(scratch: Path, workdir, where: RunEnvironment, test_files, guard):
-    from bench.verdict.guard import prepare_guard
+    from bench.verdict.guard import launcher_source, prepare_guard
+    from bench.verdict.launcher_code import launcher_bytecode
     from bench.verdict.masks import masks_for
 
     empty_dir, empty_file = scratch / "empty", scratch / "empty-file"
@@ -197,7 +198,8 @@ def _guard_run(scratch: Path, workdir, where: RunEnvironment, test_files, guard)
                             test_files=test_files, source_files=guard.source_files,
                             changed={p: list(lines) for p, lines in guard.changed},
                             allowed=guard.allowed_rules, taken=tuple(m.sandbox_path for m in masks),
-                            targets=guard.targets, decoys=not guard.copies_alone)
+                            targets=guard.targets, decoys=not guard.copies_alone,
+                            launcher_code=launcher_bytecode(where, launcher_source()))
     return guarded, guarded.mounts + masks
 
 
