@@ -1,13 +1,13 @@
 """The launcher's shortcut around pytest's JUnit escape: the same text out, the character class never compiled
 for text it would leave as it is."""
 
-import importlib.util
 import re
 import types
-from pathlib import Path
 
 import pytest
 from _pytest import junitxml
+
+from bench.verdict.guard import LAUNCHER, launcher_source
 
 SAMPLES = ("", "plain ASCII, all of it: ~!", "tab\tnewline\ncarriage\r", "bell\x07", "delete\x7f", "nul\x00",
            "café ß", "C1 \x85 control", "line separator \u2028", "lone \ud800 surrogate", "\ufffe and \uffff",
@@ -15,10 +15,9 @@ SAMPLES = ("", "plain ASCII, all of it: ~!", "tab\tnewline\ncarriage\r", "bell\x
 
 
 def _launcher():
-    path = Path(__file__).with_name("_guard_launcher.py")
-    spec = importlib.util.spec_from_file_location("bench_guard_launcher_under_test", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # defines functions only; main() runs under __main__ alone
+    """The launcher's text run as a module (its functions only: ``main`` runs under ``__main__`` alone)."""
+    module = types.ModuleType("bench_guard_launcher_under_test")
+    exec(compile(launcher_source(), LAUNCHER, "exec"), module.__dict__)
     return module
 
 
