@@ -81,3 +81,32 @@ def test_a_run_started_from_the_bytecode_grades_as_one_started_from_the_source(t
                        tuple((o.test_id, o.outcome) for o in run.report.outcomes))
     assert seen["bytecode"] == seen["source"]
     assert dict(seen["source"][3])[spec.fail_to_pass[0]] == "failed"  # the pristine tree: the bug is there
+
+
+def test_an_edit_that_rewrites_the_launcher_it_started_from_changes_neither_the_run_nor_the_cached_bytecode(
+        task, where, tmp_path):
+    """The bytecode decides whether the guard runs at all: the run's copy is a read-only bind, and the cached
+    file lives on the host, out of the sandbox's reach."""
+    spec = task.spec
+    code = launcher_code.launcher_bytecode(where, launcher_source())
+    tree = tmp_path / "attacked"
+    shutil.copytree(task.pristine, tree, symlinks=True)
+    attack = ("import sys as _s\n"
+              "for _mode in ('r+b', 'wb'):\n"
+              "    try:\n"
+              "        with open(_s.argv[0], _mode) as _f:\n"
+              "            _f.write(b'\\0' * 64)\n"
+              "    except OSError:\n"
+              "        continue\n"
+              "    raise RuntimeError('the launcher was written')\n")  # the module would not import: no test runs
+    source = tree / spec.source_files[0]
+    source.write_text(attack + source.read_text())
+    guard = GuardRequest((), ("caesar",), source_files=tuple(spec.source_files), targets=tuple(spec.fail_to_pass))
+    run = run_tests(where, workdir=tree, test_files=spec.test_files, limits=limits_for(spec), guard=guard)
+    assert where.sandbox.argvs[-1][1].endswith("/launcher.pyc")
+    assert run.report is not None and dict((o.test_id, o.outcome) for o in run.report.outcomes)[
+        spec.fail_to_pass[0]] == "failed"  # the bug is still there, and the run still reports it
+    (cached,) = (tmp_path / "cache" / "guard-launcher").iterdir()
+    assert cached.read_bytes()[32:] == code
+    launcher_code._known.clear()
+    assert launcher_code.launcher_bytecode(where, launcher_source()) == code
