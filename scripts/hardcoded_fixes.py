@@ -4,13 +4,15 @@ Each fix (``bench.testing.hardcoded``) special-cases the inputs a task's failing
 place. Built into a reply from the task's pristine tree and sent through ``bench.score.evaluate`` exactly like
 a model's reply (edit application, the static edit scan, the guarded test run, grading, the verified tier), each
 must end ``resolved`` — the tests cannot tell them from a fix — and never ``verified``: the task's probes
-(``bench.probes``), replayed in a fresh sandbox and judged on the host, must find the bug the table hides.
+(``bench.probes``), replayed in a fresh sandbox and judged on the host, must find the bug the table hides. A fix
+the verdict's own layers catch first (``tampered``: a hidden copy of a test run alone meets another call count)
+is caught too, and counted apart.
 
     python scripts/hardcoded_fixes.py [TASK_ID ...] [--mirror DIR] [--jobs N] [--out F.jsonl] [--no-verify]
 
 Prints one line per fix, ``task_id mechanism outcome resolved verification``, the first divergence of each, then
 a summary by kind and by mechanism (and the last line ``N passed, M failed``). Exit 1 unless every fix is
-resolved and none verified (``--no-verify``: resolved only). PR tasks need their git mirrors
+resolved (or tampered) and none verified (``--no-verify``: resolved only). PR tasks need their git mirrors
 (``BENCH_MIRROR_DIR``, a folder of bare mirrors named ``owner+name``).
 """
 
@@ -100,10 +102,13 @@ def main(argv=None) -> int:
         print(f"by {field}: " + ", ".join(f"{name} {done}/{total}" for name, (done, total) in sorted(tally.items())))
     resolved = sum(bool(r["resolved"]) for r in results)
     verified = sum(r.get("verified") is True for r in results)
-    caught = sum(bool(r["resolved"]) and (args.no_verify or r.get("verification") == "diverged") for r in results)
+    tampered = sum(r["outcome"] == "tampered" for r in results)
+    caught = sum(bool(r["resolved"]) and (args.no_verify or r.get("verification") == "diverged")
+                 or r["outcome"] == "tampered" for r in results)
     print(f"{resolved} resolved of {len(results)} hard-coded fixes; {verified} verified, "
           f"{sum(r.get('verification') == 'diverged' for r in results)} not verified (a probe diverged), "
-          f"{sum(r.get('verification') == 'no probes' for r in results)} without probes")
+          f"{sum(r.get('verification') == 'no probes' for r in results)} without probes; "
+          f"{tampered} caught before the tier as tampered")
     print(f"{caught} passed, {len(results) - caught} failed")
     return 0 if results and caught == len(results) else 1
 

@@ -10,7 +10,8 @@ from pathlib import Path
 from bench import pyast
 
 # Modules that run inside the sandbox, where the harness is not importable: they parse with the stdlib.
-SANDBOX_SIDE = {"_guard_launcher.py", "_probe_runtime.py", "_probe_codec.py", "_forwarder.py", "_pytest_batch.py"}
+SANDBOX_SIDE = {"_guard_launcher.py", "_probe_runtime.py", "_probe_codec.py", "_probe_calls.py", "_forwarder.py",
+                "_pytest_batch.py"}
 
 
 def test_parse_gives_the_tree_ast_parse_gives():

@@ -15,6 +15,10 @@ range, ``D`` Decimal, ``Q`` Fraction, ``T`` date/time/datetime (fixed-offset zon
 ``R`` a class or function found again by name, ``e`` an enum member, ``x`` an exception (class, arguments),
 ``o`` an object of a class statement (its attributes), ``u`` a subclass of a builtin (its builtin part and
 attributes), ``@`` a list, dict, set or object met again (shared, or a cycle): the n-th one entered.
+
+``make_codec(loose=True)`` writes outputs, which are compared and never read back: a class, function or object
+of a class that cannot be found again by name (made inside a function, as tests often do) is then written by
+its module and qualified name all the same, ``<locals>`` included.
 """
 
 import json
@@ -29,7 +33,7 @@ class Unserialisable(Exception):
     pass
 
 
-def make_codec():
+def make_codec(loose=False):
     import collections
     import enum  # loaded by the interpreter's own start (re, signal): free
 
@@ -205,7 +209,19 @@ def make_codec():
                     return module + ":" + qualname
         except Exception:  # noqa: BLE001 - whatever stops it being found again by name
             pass
+        if loose:
+            return named(obj)
         raise Unserialisable("an object not importable by name")
+
+    def named(obj):
+        """``module:qualname`` as the object states them, for an output (never read back)."""
+        try:
+            module, qualname = _obj_get(obj, "__module__"), _obj_get(obj, "__qualname__")
+        except AttributeError:
+            raise Unserialisable("an object not importable by name") from None
+        if _type(module) is not str or _type(qualname) is not str:
+            raise Unserialisable("an object not importable by name")
+        return "~" + _str_new(module) + ":" + _str_new(qualname)
 
     def resolve(name):
         module, _, qualname = name.partition(":")

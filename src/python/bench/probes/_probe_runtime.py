@@ -3,6 +3,14 @@ run, or replays recorded inputs against whatever code is in the work dir. Standa
 
     python runtime.py record PYTEST_ARGS...   # configuration in BENCH_CHANNEL_PROBECONFIG, inputs out to _PROBES
     python runtime.py replay                  # inputs in BENCH_CHANNEL_PROBECONFIG, one output line per input out
+    python runtime.py inplace PYTEST_ARGS...  # in-place probes in BENCH_CHANNEL_PROBECONFIG, outputs as for replay
+
+A call whose arguments cannot all be written (an object of a class a test made, a context, a callback) cannot
+be replayed on its own. The recorder names it instead as a *site*: the test it happened in, the target, a
+fingerprint of its arguments (what could be written of each, else its type) and which call of that fingerprint
+in that test it was, with the arguments that could be written. The in-place mode runs the tests again and, at
+each site's call, forks once per input: the child calls the target with the site's live arguments, those that
+could be written replaced by the input's, writes what it gave and exits, so the test itself goes on untouched.
 
 Values are written by ``_probe_codec.py`` (copied beside this file): what cannot be written faithfully is
 skipped (and counted) by the recorder, or reported as such by the replay; nothing is guessed. The codec is made
@@ -11,21 +19,14 @@ the expected outputs never enter the sandbox.
 """
 
 import io
-import itertools
 import json
 import os
 import sys
-import types
 
+from _probe_calls import (  # pants: no-infer-dep (beside this file: sys.path[0] at start)
+    _answer, _live_call, _reaped, _site_of, _Timeout,
+)
 from _probe_codec import Unserialisable, make_codec  # pants: no-infer-dep (beside this file: sys.path[0] at start)
-
-_ITERATORS = (types.GeneratorType,)
-MAX_ITEMS = 1000  # items taken from a generator a target returns
-
-
-class _Timeout(BaseException):
-    pass
-
 
 def _channel(name, mode):
     path = os.environ.pop("BENCH_CHANNEL_" + name.upper())
@@ -64,37 +65,78 @@ def _static(owner, name):
 
 def record(argv):
     """Run pytest with every target wrapped: each call's arguments are written (deduplicated, at most
-    ``per_target`` per target) as they were on entry."""
+    ``per_target`` per target) as they were on entry; a call whose arguments cannot all be written is named as
+    a site instead (at most ``sites_per_target`` per target)."""
     encode, _ = make_codec()
     config = _config()
     out = _channel("probes", "w")
     targets = [(t[0], t[1]) for t in config["targets"]]
-    per_target = config["per_target"]
-    seen, kept, counts = set(), {}, {}
+    per_target, per_target_sites = config["per_target"], config.get("sites_per_target", 0)
+    seen, kept, counts, sited, calls, occurrences = set(), {}, {}, {}, {}, {}
+
+    def observe(index, module, function, args, kwargs):
+        tally = counts.setdefault(index, [0, 0, module.__name__, ""])
+        tally[0] += 1
+        site = _site_of(index, targets[index][1], args, kwargs, encode, calls, occurrences) if per_target_sites \
+            else None
+        if kept.get(index, 0) >= per_target or tally[0] > 20 * per_target:
+            return  # enough of this target: not written, not counted as skipped
+        try:
+            encoded = json.dumps([index, encode(list(args)), encode(kwargs)], sort_keys=True)
+        except Exception as exc:  # noqa: BLE001 - anything that cannot be written is skipped and counted
+            tally[1] += 1
+            tally[3] = tally[3] or (str(exc) if isinstance(exc, Unserialisable) else type(exc).__name__)
+            if site is not None and sited.get(index, 0) < per_target_sites:
+                sited[index] = sited.get(index, 0) + 1
+                out.write(json.dumps(["site", index] + site, sort_keys=True) + "\n")
+        else:
+            if encoded not in seen and kept.get(index, 0) < per_target:
+                seen.add(encoded)
+                kept[index] = kept.get(index, 0) + 1
+                # with its site: a call the replay cannot build again (a class of a test module) is probed there
+                line = encoded if site is None else json.dumps([index, encode(list(args)), encode(kwargs), site],
+                                                                sort_keys=True)
+                out.write(line + "\n")
+
+    _wrap_targets(targets, observe, counts)
+    import atexit
+
+    def finish():
+        out.write(json.dumps({"counts": {str(k): v for k, v in sorted(counts.items())}}) + "\n")
+        out.close()
+
+    atexit.register(finish)
+    return _pytest(argv)
+
+
+def _pytest(argv):
+    sys.argv = [argv[0]]
+    sys.path[0] = os.getcwd()
+    import pytest
+
+    return int(pytest.main(argv[1:]))
+
+
+def _wrap_targets(targets, observe, counts):
+    """Wrap every target as its module is executed: ``observe(index, module, function, args, kwargs)`` runs
+    before each call (``function`` is the target unwrapped; a call from inside ``observe`` is not observed)."""
+    import functools
+
     wanted = {os.path.join(os.getcwd(), f): f for f, _ in targets}
+    busy = []
 
     def wrap(file, qualname, module):
         owner, name, raw, function = _underlying(module, qualname)
         index = targets.index((file, qualname))
 
         def probe(*args, **kwargs):
-            tally = counts.setdefault(index, [0, 0, module.__name__, ""])
-            tally[0] += 1
-            if kept.get(index, 0) >= per_target or tally[0] > 20 * per_target:
-                return function(*args, **kwargs)  # enough of this target: not written, not counted as skipped
-            try:
-                encoded = json.dumps([index, encode(list(args)), encode(kwargs)], sort_keys=True)
-            except Exception as exc:  # noqa: BLE001 - anything that cannot be written is skipped and counted
-                tally[1] += 1
-                tally[3] = tally[3] or (str(exc) if isinstance(exc, Unserialisable) else type(exc).__name__)
-            else:
-                if encoded not in seen and kept.get(index, 0) < per_target:
-                    seen.add(encoded)
-                    kept[index] = kept.get(index, 0) + 1
-                    out.write(encoded + "\n")
+            if not busy:
+                busy.append(True)
+                try:
+                    observe(index, module, function, args, kwargs)
+                finally:
+                    busy.pop()
             return function(*args, **kwargs)
-
-        import functools
 
         functools.update_wrapper(probe, function)
         if isinstance(raw, (staticmethod, classmethod)):
@@ -118,18 +160,6 @@ def record(argv):
                     counts[targets.index((file, qualname))] = [0, 0, "", "not found: " + type(exc).__name__]
 
     _install_hook(wrap_module)
-    import atexit
-
-    def finish():
-        out.write(json.dumps({"counts": {str(k): v for k, v in sorted(counts.items())}}) + "\n")
-        out.close()
-
-    atexit.register(finish)
-    sys.argv = [argv[0]]
-    sys.path[0] = os.getcwd()
-    import pytest
-
-    return int(pytest.main(argv[1:]))
 
 
 def _install_hook(after_exec):
@@ -174,7 +204,8 @@ def replay():
     import importlib
     import signal
 
-    encode, decode = make_codec()
+    _, decode = make_codec()
+    loose, _ = make_codec(loose=True)
     dumps, write, flush = json.dumps, io.TextIOWrapper.write, io.TextIOWrapper.flush  # bound before any import
     config = _config()
     out = _channel("outputs", "w")
@@ -193,45 +224,68 @@ def replay():
         except BaseException as exc:  # noqa: BLE001 - the candidate's module may not even import
             functions[index] = exc
     for number, (index, args, kwargs) in enumerate(config["inputs"]):
-        answer = _one(functions[index], args, kwargs, encode, decode, seconds)
+        answer = _one(functions[index], args, kwargs, loose, decode, seconds)
         write(out, dumps([number, answer], sort_keys=True, separators=(",", ":"), ensure_ascii=True) + "\n")
         flush(out)
     out.close()
     return 0
 
 
-class _Yielded(list):
-    """What a generator or iterator returned by a target yielded (written as a list of the same name)."""
-
-
-def _one(function, args, kwargs, encode, decode, seconds):
+def in_place(argv):
+    """Run pytest with every target wrapped; at each site's call, answer each of the site's inputs in a forked
+    child (``[number, answer]`` lines, as the replay writes them), then let the call go on."""
     import signal
 
+    encode, decode = make_codec()
+    loose, _ = make_codec(loose=True)
+    dumps, fork, write, exit_now = json.dumps, os.fork, os.write, os._exit
+    config = _config()
+    fd = os.open(os.environ.pop("BENCH_CHANNEL_OUTPUTS"), os.O_WRONLY)  # unbuffered: a child shares nothing
+    targets = [(t[0], t[1]) for t in config["targets"]]
+    seconds = config["seconds_per_call"]
+    sites, tests, calls, occurrences = {}, set(), {}, {}
+    for index, test, mark, occurrence, inputs in config["sites"]:
+        sites[(index, test, mark, occurrence)] = inputs
+        tests.add((index, test))
+
+    def alarm(signum, frame):
+        raise _Timeout()
+
+    def observe(index, module, function, args, kwargs):
+        if (index, os.environ.get("PYTEST_CURRENT_TEST", "")) not in tests:
+            return
+        site = _site_of(index, targets[index][1], args, kwargs, encode, calls, occurrences)
+        for number, args_t, kwargs_t in sites.pop((index,) + tuple(site[:3]), ()) if site else ():
+            child = fork()
+            if child == 0:
+                status = 3
+                try:
+                    signal.signal(signal.SIGALRM, alarm)
+                    answer = _live_call(function, args, kwargs, args_t, kwargs_t, decode, loose, seconds)
+                    write(fd, (dumps([number, answer], sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+                               + "\n").encode())
+                    status = 0
+                finally:
+                    exit_now(status)
+            answer = _reaped(child, seconds)
+            if answer is not None:
+                write(fd, (dumps([number, answer], sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+                           + "\n").encode())
+        if site and not sites:
+            exit_now(0)  # every site answered (each line already written, unbuffered): the rest of the tests can go
+
+    _wrap_targets(targets, observe, {})
+    return _pytest(argv)
+
+
+def _one(function, args, kwargs, loose, decode, seconds):
     if isinstance(function, BaseException):
         return ["unavailable", type(function).__name__]
     try:
         args, kwargs = decode(args), decode(kwargs)
     except BaseException as exc:  # noqa: BLE001
         return ["unbuildable", type(exc).__name__, str(exc)[:200]]
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        result = function(*args, **kwargs)
-        if type(result) in _ITERATORS or type(result).__module__ == "builtins" and hasattr(type(result), "__next__"):
-            items = list(itertools.islice(result, MAX_ITEMS + 1))  # what it yields is what it returns
-            result = _Yielded(items) if len(items) <= MAX_ITEMS else result
-        outcome = ["return", result]
-    except _Timeout:
-        return ["timeout"]
-    except BaseException as exc:  # noqa: BLE001 - what it raises is part of what it does
-        outcome = ["raise", exc]
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-    try:
-        return [outcome[0], encode(outcome[1]), encode(args), encode(kwargs)]
-    except Unserialisable as exc:
-        return ["unserialisable", outcome[0], str(exc)]
-    except BaseException as exc:  # noqa: BLE001
-        return ["unserialisable", outcome[0], type(exc).__name__]
+    return _answer(function, args, kwargs, loose, seconds)
 
 
 if __name__ == "__main__":
@@ -240,4 +294,6 @@ if __name__ == "__main__":
         sys.exit(record(sys.argv[1:]))
     if mode == "replay":
         sys.exit(replay())
-    sys.exit("usage: runtime.py record PYTEST_ARGS... | replay")
+    if mode == "inplace":
+        sys.exit(in_place(sys.argv[1:]))
+    sys.exit("usage: runtime.py record PYTEST_ARGS... | replay | inplace PYTEST_ARGS...")

@@ -53,6 +53,8 @@ def equal(a, b) -> bool:
         return a[1] == b[1] and _pairs(a[2], b[2])
     if tag == "u":
         return a[1] == b[1] and equal(a[2], b[2]) and _pairs(a[3], b[3])
+    if tag == "?":  # an argument written by its type and the attributes of its own that can be written
+        return a[1] == b[1] and len(a) == len(b) and (len(a) < 3 or _pairs(a[2], b[2]))
     if tag == "x":
         return a[1] == b[1] and len(a[2]) == len(b[2]) and all(equal(x, y) for x, y in zip(a[2], b[2]))
     return a == b  # atoms, sets (sorted by their written form), references, enums, dates
@@ -112,9 +114,14 @@ def _render(e) -> str:  # noqa: C901 - one branch per tag, flat
     if tag == "e":
         return f"{_short(e[1])}.{e[2]}"
     if tag == "R":
-        return _short(e[1])
+        return _short(e[1].lstrip("~"))
     if tag == "unset":
         return "<unset>"
+    if tag == "~":
+        changed = ", ".join(f"{_render(k)[1:-1]}={_render(v)}" for k, v in e[1]) if len(e) > 1 else ""
+        return f"<as the test passed it, with {changed}>" if changed else "<as the test passed it>"
+    if tag == "?":
+        return f"<a {_short(e[1])}>"
     return f"{tag}({', '.join(str(x) for x in e[1:])})"
 
 

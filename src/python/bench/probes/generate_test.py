@@ -54,3 +54,44 @@ def test_hypothesis_draws_no_constants_of_the_modules_this_process_imported():
 
     generate(OBSERVED, method=False, source=SOURCE, qualname="check")
     assert len(providers._get_local_constants()) == 0
+
+
+DEFAULTS = '''
+class Index:
+    def find(self, items, k=None, *, strict=False, label="x", ratio=0.5, key=len):
+        return k
+'''
+
+
+def test_a_parameters_literal_default_is_read_by_position_and_by_name():
+    from bench.probes.generate import defaults_of
+
+    positions, by_name = defaults_of(DEFAULTS, "Index.find")
+    assert positions == (None, None, ["N"])
+    assert by_name == {"k": ["N"], "strict": ["b", False], "label": ["s", "x"], "ratio": ["f", "0.5"]}
+
+
+def test_an_optional_argument_is_also_given_its_default_and_a_dict_also_loses_a_key():
+    args = text(["l", [["o", "m:Index", []], ["d", [[["s", "a"], ["i", "1"]], [["s", "b"], ["i", "2"]]]],
+                       ["i", "3"]]])
+    kwargs = text(["d", [[["s", "strict"], ["b", True]]]])
+    found = generate([(args, kwargs)], method=True, source=DEFAULTS, qualname="Index.find", limit=120)
+    positional = [json.loads(a)[1] for a, _ in found]
+    assert all(p[0] == ["o", "m:Index", []] for p in positional)  # self is kept
+    assert any(p[2] == ["N"] for p in positional)  # k given its default
+    assert any(json.loads(k) == ["d", [[["s", "strict"], ["b", False]]]] for _, k in found)
+    assert any(len(p[1][1]) == 1 for p in positional if p[1][0] == "d")  # one key dropped
+
+
+def test_a_str_is_renamed_wherever_the_call_holds_it_and_a_live_self_carries_only_what_changed():
+    self_ = ["~", [[["s", "force_list"], ["t", [["s", "server"]]]], [["s", "name"], ["s", "x"]]]]
+    args = text(["l", [self_, ["s", "server"], ["d", [[["s", "server"], ["i", "1"]]]]]])
+    found = generate([(args, text(["d", []]))], method=True, limit=160)
+    renamed = []
+    for new_args, _ in found:
+        live, key, table = json.loads(new_args)[1]
+        if key[1] != "server" and table[0] == "d" and table[1] and table[1][0][0] == key:
+            renamed.append((live, key))
+    assert renamed  # the key, the dict's key and the option's element renamed together
+    for live, key in renamed:
+        assert live == ["~", [[["s", "force_list"], ["t", [key]]]]]  # "name" was not touched: not carried

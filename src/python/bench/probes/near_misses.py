@@ -23,7 +23,7 @@ def probe_near_misses(spec, adequacy, probe_set, reference, scratch: Path, *, li
     if adequacy is None or not adequacy.survivors:
         return None
     identities = {(s.file, s.operator, s.lineno, s.start, s.end) for s in adequacy.survivors}
-    if not probe_set.probes:
+    if not probe_set.size:
         return NearMissProbes(len(identities), (), tuple(sorted(i + ("",) for i in identities)),
                               f"no probes: {probe_set.note}")
     fixed = reference.tree(scratch / "fixed")

@@ -131,3 +131,21 @@ def test_replacing_module_globals_after_the_codec_is_made_changes_nothing(monkey
     monkeypatch.setattr(runtime.json, "dumps", lambda *a, **k: "forged")
     monkeypatch.setattr(runtime, "Unserialisable", KeyError)
     assert encode({1, 2}) == ["S", [["i", "1"], ["i", "2"]]]
+
+
+def test_an_output_names_a_class_made_inside_a_function_which_an_input_cannot():
+    def make():
+        class Local:
+            def __init__(self):
+                self.n = 1
+
+        return Local()
+
+    value = make()
+    with pytest.raises(runtime.Unserialisable, match="not importable by name"):
+        encode(value)
+    loose, _ = runtime.make_codec(loose=True)
+    written = loose(value)
+    assert written[0] == "o" and written[2] == [["n", ["i", "1"]]]
+    assert written[1].startswith("~") and written[1].endswith("make.<locals>.Local")
+    assert loose(Point(1, 2)) == encode(Point(1, 2))  # what can be found by name is written as before

@@ -1,6 +1,6 @@
 """A task's probe set: inputs of the functions its reference change touches, with the reference's outputs.
 
-Made in four steps, every one in the sandbox but the generation:
+Made in five steps, every one in the sandbox but the generation:
 
 1. the reference tree (the task's pristine tree with the reference's source files) runs its certified test
    files with the targets (:mod:`bench.probes.targets`) wrapped: each call's arguments, as written on entry,
@@ -10,7 +10,9 @@ Made in four steps, every one in the sandbox but the generation:
    answered it alike with a return or a raise that can be written (a timeout, an argument that cannot be
    rebuilt, an output that cannot be written, or two different answers drop it, and the drop is counted);
 4. step 3 repeats on what was kept until a round keeps everything (at most ``ROUNDS``): a function with state
-   carried between calls answers the kept sequence as it will be replayed.
+   carried between calls answers the kept sequence as it will be replayed;
+5. calls whose arguments could not all be written are probed in place (:mod:`bench.probes.in_place`): at the
+   call itself, in a fresh run of its test, with the arguments that could be written varied.
 
 The inputs are replayed in an order fixed by a hash of each (not the order the tests made them), so a wrong fix
 that counts calls meets other inputs at the counts it knows.
@@ -27,7 +29,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-PROBE_VERSION = "7"
+from bench.probes.in_place import RECORDED_SITES, InPlaceProbe
+
+PROBE_VERSION = "13"
 PER_TARGET = 150  # observed calls kept per target
 MAX_PROBES = 1200  # per task
 ROUNDS = 4
@@ -62,18 +66,22 @@ class ProbeSet:
     probes: tuple[Probe, ...]
     dropped: tuple[tuple[str, int], ...]  # (reason, inputs dropped for it)
     note: str = ""  # why the set is empty, when it is
+    in_place: tuple[InPlaceProbe, ...] = ()
+    tests: tuple[str, ...] = ()  # the test files the in-place probes run, as the recording ran them
 
     def to_json(self) -> dict:
         return {"task_id": self.task_id, "version": self.version, "note": self.note,
                 "targets": [[t.file, t.qualname, t.module, t.calls, t.skipped, t.skip_reason] for t in self.targets],
                 "probes": [[p.target, p.args, p.kwargs, p.origin, p.expected] for p in self.probes],
+                "in_place": [p.to_json() for p in self.in_place], "tests": list(self.tests),
                 "dropped": [list(d) for d in self.dropped]}
 
     @classmethod
     def from_json(cls, data: dict) -> ProbeSet:
         return cls(data["task_id"], data["version"], tuple(ProbeTarget(*t) for t in data["targets"]),
                    tuple(Probe(*p) for p in data["probes"]), tuple(tuple(d) for d in data["dropped"]),
-                   data.get("note", ""))
+                   data.get("note", ""), tuple(InPlaceProbe(*p) for p in data.get("in_place", ())),
+                   tuple(data.get("tests", ())))
 
     def canonical(self) -> bytes:
         from bench.store.canonical import canonical_json
@@ -85,7 +93,12 @@ class ProbeSet:
         return hashlib.sha256(self.canonical()).hexdigest()
 
     def count(self, origin: str) -> int:
-        return sum(p.origin == origin for p in self.probes)
+        return sum(p.origin == origin for p in self.probes + self.in_place)
+
+    @property
+    def size(self) -> int:
+        """Every input of the set: replayed on their own and in place."""
+        return len(self.probes) + len(self.in_place)
 
     def replay_targets(self) -> tuple[tuple[str, str], ...]:
         return tuple((t.module, t.qualname) for t in self.targets)
@@ -122,7 +135,7 @@ def build(spec, reference: Reference, scratch: Path, *, test_limits, replay_limi
         if not targets:
             return ProbeSet(spec.task_id, PROBE_VERSION, (), (), (), "no function holds the reference change")
         recorded = record_inputs(reference.where, workdir=fixed, targets=targets, test_files=spec.test_files,
-                                 limits=test_limits, per_target=PER_TARGET)
+                                 limits=test_limits, per_target=PER_TARGET, sites_per_target=RECORDED_SITES)
     finally:
         remove_tree(fixed)
     probe_targets = tuple(ProbeTarget(t.file, t.qualname, recorded.modules[i], recorded.calls[i], recorded.skipped[i],
@@ -148,9 +161,31 @@ def build(spec, reference: Reference, scratch: Path, *, test_limits, replay_limi
     if len(inputs) > MAX_PROBES:
         dropped["over the per-task cap"] = len(inputs) - MAX_PROBES
         inputs = _spread(inputs, MAX_PROBES)
-    probes = _settle(spec, reference, probe_targets, inputs, scratch, replay_limits, dropped)
-    note = "" if probes else _empty_note(probe_targets, recorded)
-    return ProbeSet(spec.task_id, PROBE_VERSION, probe_targets, probes, tuple(sorted(dropped.items())), note)
+    unbuilt: list = []
+    probes = _settle(spec, reference, probe_targets, inputs, scratch, replay_limits, dropped, unbuilt)
+    in_place = _in_place(spec, reference, probe_targets, recorded, unbuilt, scratch, replay_limits, dropped)
+    note = "" if probes or in_place else _empty_note(probe_targets, recorded)
+    return ProbeSet(spec.task_id, PROBE_VERSION, probe_targets, probes, tuple(sorted(dropped.items())), note,
+                    in_place, tuple(spec.test_files) if in_place else ())
+
+
+def _in_place(spec, reference: Reference, targets, recorded, unbuilt, scratch: Path, limits, dropped: dict):
+    """The in-place probes: at the calls whose arguments could not all be written, and at those of the observed
+    calls the replay could not build again (``unbuilt``: an argument of a class a test module defines)."""
+    from bench.probes import in_place
+    from bench.probes.generate import generate
+
+    site_of = dict(recorded.input_sites)
+    sites = [site for site in recorded.sites if targets[site[0]].module]
+    sites += [site_of[item] for item in unbuilt if item in site_of]
+    try:
+        probes = in_place.candidates(targets, sites, dict(reference.sources), generate=generate)
+    except Exception as exc:  # noqa: BLE001 - Hypothesis refusing a shape costs the sites their inputs
+        dropped[f"in place: generation failed: {type(exc).__name__}"] = 1
+        probes = []
+    return in_place.settle(reference, targets, probes, scratch, tests=spec.test_files, limits=limits,
+                           seconds_per_call=SECONDS_PER_CALL, source_files=spec.source_files, dropped=dropped,
+                           drop_reason=_drop_reason)
 
 
 def _spread(inputs: list, cap: int) -> list:
@@ -167,7 +202,10 @@ def _spread(inputs: list, cap: int) -> list:
     return sorted(chosen, key=lambda item: place[id(item)])
 
 
-def _settle(spec, reference: Reference, targets, inputs, scratch: Path, limits, dropped: dict) -> tuple[Probe, ...]:
+def _settle(spec, reference: Reference, targets, inputs, scratch: Path, limits, dropped: dict,
+            unbuilt: list) -> tuple[Probe, ...]:
+    """The inputs the reference answers alike, round after round; the observed inputs it could not build
+    again are added to ``unbuilt`` as ``(target, args, kwargs)``."""
     from bench.probes.runs import replay
     from bench.sandbox.cleanup import remove_tree
 
@@ -189,6 +227,8 @@ def _settle(spec, reference: Reference, targets, inputs, scratch: Path, limits, 
             reason = _drop_reason(first, second)
             if reason:
                 dropped[reason] = dropped.get(reason, 0) + 1
+                if item[3] == "observed" and first.startswith('["unbuildable"'):
+                    unbuilt.append(item[:3])
             else:
                 kept.append((item, first))
         if len(kept) == len(current):
@@ -212,7 +252,7 @@ def _empty_note(targets, recorded) -> str:
         return "the tests never imported a module holding a target"
     if not any(t.calls for t in targets):
         return "the tests never called a target"
-    if not recorded.inputs:
+    if not recorded.inputs and not recorded.sites:
         return "no call's arguments could be written"
     return "no input answered alike by the reference twice"
 

@@ -43,11 +43,12 @@ class ProbeSummary:
     dropped: tuple[tuple[str, int], ...]
     note: str
     near_misses: NearMissProbes | None = None
+    in_place: int = 0  # of the probes, those answered in place (bench.probes.in_place)
 
     def to_json(self) -> dict:
         out = {"task_id": self.task_id, "version": self.version, "certificate_sha256": self.certificate_sha256,
                "probe_set_sha256": self.probe_set_sha256, "probes": self.probes, "observed": self.observed,
-               "generated": self.generated, "targets": [list(t) for t in self.targets],
+               "generated": self.generated, "in_place": self.in_place, "targets": [list(t) for t in self.targets],
                "dropped": [list(d) for d in self.dropped], "note": self.note}
         if self.near_misses is not None:
             n = self.near_misses
@@ -63,16 +64,18 @@ class ProbeSummary:
                    tuple(tuple(d) for d in data["dropped"]), data["note"],
                    None if near is None else NearMissProbes(near["survivors"], tuple(tuple(k) for k in near["killed"]),
                                                             tuple(tuple(e) for e in near["equivalent"]),
-                                                            near.get("note", "")))
+                                                            near.get("note", "")),
+                   data.get("in_place", 0))
 
 
 def summarise(probe_set: ProbeSet, certificate_sha256: str, near_misses: NearMissProbes | None) -> ProbeSummary:
-    per_target = [sum(p.target == i for p in probe_set.probes) for i in range(len(probe_set.targets))]
+    every = probe_set.probes + probe_set.in_place
+    per_target = [sum(p.target == i for p in every) for i in range(len(probe_set.targets))]
     targets = tuple((t.file, t.qualname, t.module, t.calls, t.skipped, t.skip_reason, n)
                     for t, n in zip(probe_set.targets, per_target))
     return ProbeSummary(probe_set.task_id, probe_set.version, certificate_sha256, probe_set.sha256,
-                        len(probe_set.probes), probe_set.count("observed"), probe_set.count("generated"), targets,
-                        probe_set.dropped, probe_set.note, near_misses)
+                        probe_set.size, probe_set.count("observed"), probe_set.count("generated"), targets,
+                        probe_set.dropped, probe_set.note, near_misses, len(probe_set.in_place))
 
 
 def summary_file(root: Path, task_id: str) -> Path:

@@ -40,53 +40,73 @@ class Verification:
 
 
 def verify(probe_set, reference, sources, scratch: Path, *, limits, source_files, reference_again=None) -> Verification:
-    """Replay ``probe_set`` against the candidate whose source files are ``sources`` ((path, text) pairs).
+    """Replay ``probe_set`` against the candidate whose source files are ``sources`` ((path, text) pairs): the
+    inputs replayed on their own, then those answered in place.
 
     When some probe diverges, ``reference_again()`` (the reference's own source files, if given) replays once
     more: a probe the reference itself no longer answers as it did when the set was made (a value that depends
     on the date, say) decides nothing and is left out, so the reference is never the candidate's false alarm."""
-    if not probe_set.probes:
+    if not probe_set.size:
         return Verification(NO_PROBES, 0, 0, probe_set.note, probe_set.sha256)
-    result = _replay(probe_set, reference, sources, scratch / "verify", limits, source_files)
-    outputs = result.outputs or ("",) * len(probe_set.probes)
+    outputs, problem = _answers(probe_set, reference, sources, scratch / "verify", limits, source_files)
     wrong = _wrong(probe_set, outputs)
     if wrong and reference_again is not None:
-        again = _replay(probe_set, reference, reference_again(), scratch / "again", limits, source_files)
-        stale = set(_wrong(probe_set, again.outputs or ("",) * len(probe_set.probes)))
+        again, _ = _answers(probe_set, reference, reference_again(), scratch / "again", limits, source_files)
+        stale = set(_wrong(probe_set, again))
         wrong = [i for i in wrong if i not in stale]
     if not wrong:
-        return Verification(VERIFIED, len(probe_set.probes), 0, "", probe_set.sha256)
-    first = probe_set.probes[wrong[0]]
-    text = describe(probe_set, first, outputs[wrong[0]])
-    if result.problem:
-        text = f"{result.problem}; {text}"
-    return Verification(DIVERGED, len(probe_set.probes), len(wrong), text, probe_set.sha256)
+        return Verification(VERIFIED, probe_set.size, 0, "", probe_set.sha256)
+    text = describe(probe_set, _all(probe_set)[wrong[0]], outputs[wrong[0]])
+    if problem:
+        text = f"{problem}; {text}"
+    return Verification(DIVERGED, probe_set.size, len(wrong), text, probe_set.sha256)
 
 
-def _replay(probe_set, reference, sources, tree: Path, limits, source_files):
+def _all(probe_set) -> tuple:
+    return probe_set.probes + probe_set.in_place
+
+
+def _answers(probe_set, reference, sources, tree: Path, limits, source_files) -> tuple[tuple[str, ...], str]:
+    """One output per probe of the set (replayed, then in place), each run in a fresh copy of the tree, and
+    why a run fell short ("" when neither did)."""
+    from bench.probes import in_place
     from bench.probes.probe_set import SECONDS_PER_CALL
     from bench.probes.runs import replay
     from bench.sandbox.cleanup import remove_tree
 
-    reference.tree(tree, sources)
-    try:
-        return replay(reference.where, workdir=tree, targets=probe_set.replay_targets(),
-                      inputs=[(p.target, p.args, p.kwargs) for p in probe_set.probes], limits=limits,
-                      seconds_per_call=SECONDS_PER_CALL, packages=reference.packages, source_files=source_files,
-                      content_masks=reference.content_masks)
-    finally:
-        remove_tree(tree)
+    outputs: tuple[str, ...] = ()
+    problems = []
+    for part in ("replay", "in place"):
+        probes = probe_set.probes if part == "replay" else probe_set.in_place
+        if not probes:
+            continue
+        reference.tree(tree, sources)
+        try:
+            if part == "replay":
+                result = replay(reference.where, workdir=tree, targets=probe_set.replay_targets(),
+                                inputs=[(p.target, p.args, p.kwargs) for p in probes], limits=limits,
+                                seconds_per_call=SECONDS_PER_CALL, packages=reference.packages,
+                                source_files=source_files, content_masks=reference.content_masks)
+            else:
+                result = in_place.run(reference, tree, probe_set.targets, probes, tests=probe_set.tests,
+                                      limits=limits, seconds_per_call=SECONDS_PER_CALL, source_files=source_files)
+        finally:
+            remove_tree(tree)
+        outputs += result.outputs or ("",) * len(probes)
+        problems += [result.problem] if result.problem else []
+    return outputs, "; ".join(problems)
 
 
 def _wrong(probe_set, outputs) -> list[int]:
     from bench.probes.compare import agree
 
-    return [i for i, (probe, got) in enumerate(zip(probe_set.probes, outputs)) if not agree(probe.expected, got)]
+    return [i for i, (probe, got) in enumerate(zip(_all(probe_set), outputs)) if not agree(probe.expected, got)]
 
 
 def describe(probe_set, probe, got: str) -> str:
     from bench.probes.compare import render_call, render_output
 
     target = probe_set.targets[probe.target]
-    return (f"{target.file}: {render_call(target.qualname, probe.args, probe.kwargs)} ({probe.origin} input): "
+    where = f", in place in {probe.test}" if hasattr(probe, "test") else ""
+    return (f"{target.file}: {render_call(target.qualname, probe.args, probe.kwargs)} ({probe.origin} input{where}): "
             f"expected {render_output(probe.expected)}, got {render_output(got)}")

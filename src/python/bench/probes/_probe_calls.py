@@ -1,0 +1,158 @@
+"""What the probe runtime does at one call, inside the sandbox: name a call as a site, call a target with an
+input and write what it gave. Standard library only; copied beside ``_probe_runtime.py``, which imports it."""
+
+import itertools
+import json
+import os
+import types
+
+_ITERATORS = (types.GeneratorType,)
+MAX_ITEMS = 1000  # items taken from a generator a target returns
+
+
+class _Timeout(BaseException):
+    pass
+
+
+SITE_CALLS = 200  # calls of one target in one test that can be sites; later ones are neither named nor counted
+OWN_ATTRIBUTES = 24  # attributes of a live argument written with its site
+OWN_ATTRIBUTE_TEXT = 2000  # characters of one written attribute, at most
+
+
+def _own_attributes(value, encode):
+    """``[[name, written], …]``: the attributes in the instance dict of ``value`` that can be written, by name."""
+    try:
+        held = object.__getattribute__(value, "__dict__")
+    except Exception:  # noqa: BLE001 - no instance dict: nothing to vary
+        return []
+    if type(held) is not dict:
+        return []
+    found = []
+    for name in sorted(k for k in dict.keys(held) if type(k) is str)[:4 * OWN_ATTRIBUTES]:
+        try:
+            written = encode(dict.__getitem__(held, name))
+        except Exception:  # noqa: BLE001 - an attribute that cannot be written stays as it is
+            continue
+        if len(json.dumps(written)) <= OWN_ATTRIBUTE_TEXT:
+            found.append([["s", name], written])
+        if len(found) >= OWN_ATTRIBUTES:
+            break
+    return found
+
+
+def _site_of(index, qualname, args, kwargs, encode, calls, occurrences):
+    """``[test, mark, occurrence, args, kwargs]`` naming this call as a site, or None outside a test or past
+    :data:`SITE_CALLS`. Every call is counted alike in recording and in place, whether it is probed or not."""
+    test = os.environ.get("PYTEST_CURRENT_TEST", "")
+    here = calls[(index, test)] = calls.get((index, test), 0) + 1
+    if not test or here > SITE_CALLS:
+        return None
+    args_t, kwargs_t, mark = _template(args, kwargs, encode, "." in qualname)
+    key = (index, test, mark)
+    occurrences[key] = occurrences.get(key, 0) + 1
+    return [test, mark, occurrences[key], args_t, kwargs_t]
+
+
+def _template(args, kwargs, encode, method):
+    """The written form of a call whose arguments cannot all be written: each argument written, or ``["~"]``
+    (taken live at the site) where it cannot be, and for a method its ``self`` always; a live argument also
+    carries the attributes of its own that can be written (``["~", [[name, value], …]]``), which an input may
+    set anew in the child before the call. And the call's mark, a sha256 of what could be written of each
+    argument and the type of the rest."""
+    import hashlib
+
+    def one(value, live):
+        if not live:
+            try:
+                return encode(value), None
+            except Exception:  # noqa: BLE001 - taken live at the site
+                pass
+        kind = type(value)
+        own = _own_attributes(value, encode)
+        return (["~", own] if own else ["~"]), kind.__module__ + ":" + kind.__qualname__
+
+    args_t, kwargs_t, marks = [], [], []
+    for position, value in enumerate(args):
+        written, kind = one(value, method and position == 0)
+        args_t.append(written)
+        marks.append(kind or written)
+    for name in sorted(kwargs):
+        written, kind = one(kwargs[name], False)
+        kwargs_t.append([["s", name], written])
+        marks.append([name, kind or written])
+    mark = hashlib.sha256(json.dumps(marks, sort_keys=True).encode()).hexdigest()[:16]
+    return ["l", args_t], ["d", kwargs_t], mark
+
+
+def _reaped(child, seconds):
+    """Wait for the child answering one input: None once it has exited (it wrote its answer), a timeout when
+    it outlives its time (it is killed)."""
+    import signal
+    import time
+
+    deadline, pause = time.monotonic() + seconds + 1.0, 0.0005
+    while True:
+        pid, status = os.waitpid(child, os.WNOHANG)
+        if pid:
+            return None if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 else ["crashed"]
+        if time.monotonic() > deadline:
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+            return ["timeout"]
+        time.sleep(pause)
+        pause = min(pause * 2, 0.02)
+
+
+def _live_call(function, args, kwargs, args_t, kwargs_t, decode, loose, seconds):
+    """Call ``function`` with the site's live arguments, each one the input writes replaced by its value."""
+    def live(value, item):
+        for name, written in item[1] if len(item) > 1 else ():
+            object.__setattr__(value, decode(name), decode(written))
+        return value
+
+    try:
+        new_args = [live(args[i], item) if item[0] == "~" else decode(item) for i, item in enumerate(args_t[1])]
+        new_kwargs = {decode(k): live(kwargs[decode(k)], item) if item[0] == "~" else decode(item)
+                      for k, item in kwargs_t[1]}
+    except BaseException as exc:  # noqa: BLE001
+        return ["unbuildable", type(exc).__name__, str(exc)[:200]]
+    return _answer(function, new_args, new_kwargs, loose, seconds)
+
+
+class _Yielded(list):
+    """What a generator or iterator returned by a target yielded (written as a list of the same name)."""
+
+
+def _answer(function, args, kwargs, loose, seconds):
+    """Call ``function`` and write what it gave: ``[kind, value or exception, args after, kwargs after]``, or
+    why there is no answer (``timeout``, ``unserialisable``). A value that cannot be written whole (a compiled
+    pattern, an object holding a bound method) is written as ``["?", its type, the attributes of its own that
+    can be written]``: compared by those, where it would otherwise drop the whole answer."""
+    import signal
+
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        result = function(*args, **kwargs)
+        if type(result) in _ITERATORS or type(result).__module__ == "builtins" and hasattr(type(result), "__next__"):
+            items = list(itertools.islice(result, MAX_ITEMS + 1))  # what it yields is what it returns
+            result = _Yielded(items) if len(items) <= MAX_ITEMS else result
+        outcome = ["return", result]
+    except _Timeout:
+        return ["timeout"]
+    except BaseException as exc:  # noqa: BLE001 - what it raises is part of what it does
+        outcome = ["raise", exc]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+    def each(value):
+        try:
+            return loose(value)
+        except Exception:  # noqa: BLE001 - whatever stops it being written whole
+            kind = type(value)
+            return ["?", kind.__module__ + ":" + kind.__qualname__, _own_attributes(value, loose)]
+
+    try:
+        return [outcome[0], each(outcome[1]), ["l", [each(a) for a in args]],
+                ["d", [[["s", k], each(v)] for k, v in sorted(kwargs.items())]]]
+    except BaseException as exc:  # noqa: BLE001
+        return ["unserialisable", outcome[0], type(exc).__name__]

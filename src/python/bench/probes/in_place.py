@@ -1,0 +1,124 @@
+"""In-place probes: inputs answered where a call happens, for calls that cannot be replayed on their own.
+
+Many of the calls a task's tests make into the functions its reference change touches carry something the codec
+cannot write: an object of a class a test defined, a parser's context, a callback, a schema. Such a call is
+named as a *site* by the recorder (:mod:`bench.probes._probe_runtime`): its test, its target, a mark (what could
+be written of each argument, the type of the rest) and which call of that mark in that test it was. At a site,
+the in-place run forks once per input: the child calls the target with the site's live arguments, those the
+codec could write replaced by the input's values, writes what it gave, and exits; the test goes on untouched.
+
+A site's inputs are the call as the test made it (``observed``: every argument live, so the whole value it
+returns and what it leaves in its arguments are compared, where the test may look at one field) and calls
+generated around the values that could be written (``generated``). An in-place run runs the same test files as
+the recording did, in the same order: what a call receives can depend on what ran before it in the process (a
+parser's shared singletons carry the marks of every earlier parse), so a run of the sites' tests alone would
+not meet the same calls. The reference answers every input in two fresh in-place runs; an input answered alike
+both times with a return or a raise is kept.
+
+A candidate that never makes a site's call again (another mark, fewer calls) leaves the site's inputs
+unanswered, which is a divergence: the tier holds only what the candidate did on the same inputs.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+SITES_PER_TARGET = 16  # sites probed per target, spread over the recorded ones
+INPUTS_PER_SITE = 8  # generated inputs per site, besides the observed call
+MAX_IN_PLACE = 600  # in-place inputs per task
+RECORDED_SITES = 200  # sites the recorder names per target
+
+
+@dataclass(frozen=True)
+class InPlaceProbe:
+    target: int
+    test: str  # PYTEST_CURRENT_TEST at the call: "path::name (call)"
+    mark: str
+    occurrence: int
+    args: str  # written form, JSON text; ["~"] where the live argument is taken
+    kwargs: str
+    origin: str  # "observed" | "generated"
+    expected: str  # the reference's output, JSON text
+
+    def to_json(self) -> list:
+        return [self.target, self.test, self.mark, self.occurrence, self.args, self.kwargs, self.origin,
+                self.expected]
+
+
+def candidates(targets, recorded_sites, sources: dict, *, generate) -> list[InPlaceProbe]:
+    """The inputs of the chosen sites, unanswered yet: each site's observed call and the calls generated
+    around it, at most :data:`MAX_IN_PLACE` in all."""
+    by_target: dict[int, list] = {}
+    for site in recorded_sites:
+        by_target.setdefault(site[0], []).append(site)
+    found: list[InPlaceProbe] = []
+    for index, sites in sorted(by_target.items()):
+        step = max(1, -(-len(sites) // SITES_PER_TARGET))
+        target = targets[index]
+        for _, test, mark, occurrence, args, kwargs in sites[::step][:SITES_PER_TARGET]:
+            found.append(InPlaceProbe(index, test, mark, occurrence, _all_live(args), _all_live(kwargs), "observed",
+                                      ""))
+            if args == _all_live(args) and kwargs == _all_live(kwargs):
+                continue  # nothing that could be written: nothing to vary
+            for new_args, new_kwargs in generate([(args, kwargs)], method="." in target.qualname,
+                                                 source=sources.get(target.file, ""), qualname=target.qualname,
+                                                 limit=INPUTS_PER_SITE):
+                found.append(InPlaceProbe(index, test, mark, occurrence, new_args, new_kwargs, "generated", ""))
+    return found[:MAX_IN_PLACE]
+
+
+def _all_live(written: str) -> str:
+    """The same call with every argument taken live at the site."""
+    from bench.probes.runs import written_text
+
+    tag, items = json.loads(written)
+    if tag == "d":
+        return written_text([tag, [[k, ["~"]] for k, _ in items]])
+    return written_text([tag, [["~"] for _ in items]])
+
+
+def run(reference, tree: Path, targets, probes, *, tests, limits, seconds_per_call: float, source_files):
+    """Answer ``probes`` in place over ``tree``, running the test files ``tests``: the replay result, one output
+    per probe, in order."""
+    from bench.probes.runs import replay_in_place
+
+    grouped: dict[tuple, list] = {}
+    for number, probe in enumerate(probes):
+        grouped.setdefault((probe.target, probe.test, probe.mark, probe.occurrence), []).append(
+            (number, probe.args, probe.kwargs))
+    return replay_in_place(reference.where, workdir=tree, targets=tuple((t.file, t.qualname) for t in targets),
+                           sites=[key + (tuple(inputs),) for key, inputs in grouped.items()], tests=tests,
+                           count=len(probes), limits=limits, seconds_per_call=seconds_per_call,
+                           packages=reference.packages, source_files=source_files,
+                           content_masks=reference.content_masks)
+
+
+def settle(reference, targets, probes, scratch: Path, *, tests, limits, seconds_per_call: float, source_files,
+           dropped: dict, drop_reason) -> tuple[InPlaceProbe, ...]:
+    """The probes the reference answers alike in two fresh in-place runs, with that answer."""
+    from dataclasses import replace
+
+    from bench.sandbox.cleanup import remove_tree
+
+    if not probes:
+        return ()
+    answers = []
+    for attempt in range(2):
+        tree = reference.tree(scratch / f"in-place{attempt}")
+        try:
+            answers.append(run(reference, tree, targets, probes, tests=tests, limits=limits,
+                               seconds_per_call=seconds_per_call, source_files=source_files).outputs
+                           or ("",) * len(probes))
+        finally:
+            remove_tree(tree)
+    kept = []
+    for probe, first, second in zip(probes, *answers):
+        reason = drop_reason(first, second)
+        if reason:
+            reason = "in place: " + ("the site was not reached" if not first or not second else reason)
+            dropped[reason] = dropped.get(reason, 0) + 1
+        else:
+            kept.append(replace(probe, expected=first))
+    return tuple(kept)

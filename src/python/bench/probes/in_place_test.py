@@ -1,0 +1,89 @@
+"""In-place probes, host side: reading an in-place run's numbered answers, the inputs a site gets, and the
+strategies that vary a live argument's own attributes."""
+
+from __future__ import annotations
+
+import json
+
+from bench.probes import in_place
+from bench.probes.generate import Seeds, generate, strategy_for
+from bench.probes.probe_set import ProbeTarget
+from bench.probes.runs import read_numbered, written_text
+
+
+def line(number, answer) -> bytes:
+    return (json.dumps([number, answer], sort_keys=True, separators=(",", ":")) + "\n").encode()
+
+
+def test_answers_are_read_by_number_in_any_order():
+    data = line(1, ["return", ["i", "2"], ["l", []], ["d", []]]) + line(0, ["raise", ["x", "builtins:KeyError", []]])
+    outputs, problem = read_numbered(data, 2)
+    assert problem == ""
+    assert json.loads(outputs[0])[0] == "raise" and json.loads(outputs[1]) == ["return", ["i", "2"], ["l", []],
+                                                                             ["d", []]]
+
+
+def test_a_site_never_reached_leaves_its_inputs_unanswered():
+    outputs, problem = read_numbered(line(0, ["return", ["N"], ["l", []], ["d", []]]), 3)
+    assert outputs[1:] == ("", "") and problem == "2 of 3 in-place inputs never reached"
+
+
+def test_a_repeated_out_of_range_or_malformed_line_makes_the_run_unusable():
+    ok = line(0, ["return", ["N"], ["l", []], ["d", []]])
+    assert read_numbered(ok + ok, 2) == ((), "in-place outputs repeated or out of range")
+    assert read_numbered(line(5, ["return", ["N"]]), 2) == ((), "in-place outputs repeated or out of range")
+    assert read_numbered(b"forged\n", 2) == ((), "an in-place output line is malformed")
+    assert read_numbered(line(True, ["return", ["N"]]), 2)[1] == "in-place outputs repeated or out of range"
+
+
+SELF = ["~", [[["s", "limit"], ["i", "3"]], [["s", "name"], ["s", "ab"]]]]
+
+
+def test_a_live_self_has_one_own_attribute_drawn_anew():
+    from hypothesis import given, settings
+
+    seen = []
+
+    @settings(max_examples=40, derandomize=True, database=None)
+    @given(strategy_for(SELF, Seeds(alphabet="abc")))
+    def collect(value):
+        seen.append(value)
+
+    collect()
+    assert all(v[0] == "~" and len(v[1]) == 1 and v[1][0][0] in (["s", "limit"], ["s", "name"]) for v in seen)
+    assert {v[1][0][0][1] for v in seen} == {"limit", "name"}
+
+
+def test_a_method_site_varies_its_self_and_keeps_what_cannot_be_written_live():
+    args = written_text(["l", [SELF, ["~"], ["i", "7"]]])
+    found = generate([(args, written_text(["d", []]))], method=True, limit=12)
+    assert found
+    for new_args, _ in found:
+        positional = json.loads(new_args)[1]
+        assert positional[0][0] == "~" and positional[1] == ["~"] and positional[2][0] == "i"
+    assert any(json.loads(a)[1][0] != ["~"] for a, _ in found)  # self's attributes were varied
+
+
+def test_a_set_keeps_its_tag_and_the_codec_order():
+    from hypothesis import given, settings
+
+    @settings(max_examples=30, derandomize=True, database=None)
+    @given(strategy_for(["S", [["s", "a"], ["s", "b"]]], Seeds(alphabet="abc")))
+    def check(value):
+        assert value[0] == "S"
+        assert value[1] == sorted(value[1], key=written_text) and len(set(map(written_text, value[1]))) == len(value[1])
+
+    check()
+
+
+def test_every_site_gets_its_call_as_made_and_inputs_around_what_could_be_written():
+    targets = (ProbeTarget("m.py", "Box.put", "m", 3, 3), ProbeTarget("m.py", "free", "m", 1, 1))
+    put = (0, "t.py::test_put (call)", "ab12", 1, written_text(["l", [SELF, ["s", "x"]]]), written_text(["d", []]))
+    opaque = (1, "t.py::test_free (call)", "cd34", 2, written_text(["l", [["~"]]]), written_text(["d", []]))
+    probes = in_place.candidates(targets, [put, opaque], {}, generate=generate)
+    observed = [p for p in probes if p.origin == "observed"]
+    assert [(p.target, p.occurrence, p.args) for p in observed] == [
+        (0, 1, written_text(["l", [["~"], ["~"]]])), (1, 2, written_text(["l", [["~"]]]))]
+    generated = [p for p in probes if p.origin == "generated"]
+    assert generated and all(p.target == 0 for p in generated)  # nothing of the opaque call can be varied
+    assert len(generated) <= in_place.INPUTS_PER_SITE
