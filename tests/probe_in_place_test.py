@@ -64,3 +64,34 @@ def test_an_edit_that_takes_the_probe_off_its_method_is_not_verified(task, fixed
     result = _score(task, tmp_path, fixed + unwrap)
     assert result.resolved is True and result.verified is False
     assert "never reached" in result.verification.divergence
+
+
+SPRAY = '''
+
+def _bench_spray():
+    import json as _j
+    import os as _o
+    for _fd in range(3, 64):
+        for _n in range(400):
+            try:
+                _o.write(_fd, (_j.dumps([_n, ["return", ["N"], ["l", []], ["d", []]]]) + "\\n").encode())
+            except OSError:
+                break
+
+
+_bench_spray()
+'''
+FORK_AS_CHILD = '''
+
+import os as _bench_os
+
+_bench_os.fork = lambda: 0  # every "parent" behaves as the forked child
+'''
+
+
+@pytest.mark.parametrize("attack", [SPRAY, FORK_AS_CHILD], ids=["forged-lines-on-every-descriptor", "fork-replaced"])
+def test_an_edit_that_attacks_the_in_place_run_is_never_verified(task, fixed, tmp_path, attack):
+    result = _score(task, tmp_path, fixed.replace(MISSING, MISSING.replace("return default", "return key")) + attack)
+    assert result.verified is not True
+    if result.resolved:
+        assert result.verification.status == "diverged"
