@@ -251,6 +251,9 @@ def in_place(argv):
     def alarm(signum, frame):
         raise _Timeout()
 
+    def answered(number, answer):  # one unbuffered line: a forked child and its parent share the descriptor
+        write(fd, (dumps([number, answer], sort_keys=True, separators=(",", ":"), ensure_ascii=True) + "\n").encode())
+
     def observe(index, module, function, args, kwargs):
         if (index, os.environ.get("PYTEST_CURRENT_TEST", "")) not in tests:
             return
@@ -261,16 +264,13 @@ def in_place(argv):
                 status = 3
                 try:
                     signal.signal(signal.SIGALRM, alarm)
-                    answer = _live_call(function, args, kwargs, args_t, kwargs_t, decode, loose, seconds)
-                    write(fd, (dumps([number, answer], sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-                               + "\n").encode())
+                    answered(number, _live_call(function, args, kwargs, args_t, kwargs_t, decode, loose, seconds))
                     status = 0
                 finally:
                     exit_now(status)
             answer = _reaped(child, seconds)
             if answer is not None:
-                write(fd, (dumps([number, answer], sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-                           + "\n").encode())
+                answered(number, answer)
         if site and not sites:
             exit_now(0)  # every site answered (each line already written, unbuffered): the rest of the tests can go
 

@@ -58,9 +58,9 @@ def candidates(targets, recorded_sites, sources: dict, *, generate) -> list[InPl
         step = max(1, -(-len(sites) // SITES_PER_TARGET))
         target = targets[index]
         for _, test, mark, occurrence, args, kwargs in sites[::step][:SITES_PER_TARGET]:
-            found.append(InPlaceProbe(index, test, mark, occurrence, _all_live(args), _all_live(kwargs), "observed",
-                                      ""))
-            if args == _all_live(args) and kwargs == _all_live(kwargs):
+            live_args, live_kwargs = _all_live(args), _all_live(kwargs)
+            found.append(InPlaceProbe(index, test, mark, occurrence, live_args, live_kwargs, "observed", ""))
+            if (args, kwargs) == (live_args, live_kwargs):
                 continue  # nothing that could be written: nothing to vary
             for new_args, new_kwargs in generate([(args, kwargs)], method="." in target.qualname,
                                                  source=sources.get(target.file, ""), qualname=target.qualname,
