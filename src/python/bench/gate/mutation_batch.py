@@ -145,11 +145,22 @@ def _open_release(first: TaskSpec, root: Path, *, k: int, sandbox_name: str, rel
     """The release, locked and installed, with a suite that runs.
 
     A release that cannot be locked, installed or collected says nothing about its mutants: the batch stops
-    with the reason and records no drop, so it can be run again once the environment is fixed. The lock is
+    with the reason and records no drop, so it can be run again once the environment is fixed; a lock this
+    call resolved is removed with it (no task of the pool holds that release yet). The lock is
     first resolved from the index as it is now; when the suite cannot run with that (tools released later,
     such as a pytest without a hook an old conftest implements), it is resolved once more as the index stood
     when the release was uploaded, as a PR task's lock is resolved as of its merge.
     """
+    locked_before = lock_path(first, root).exists()
+    try:
+        return _locked_release(first, root, k=k, sandbox_name=sandbox_name, relock=relock)
+    except EnvironmentBuildError:
+        if not locked_before:  # resolved for this run alone: left behind, it would be taken for a task's lock
+            lock_path(first, root).unlink(missing_ok=True)
+        raise
+
+
+def _locked_release(first: TaskSpec, root: Path, *, k: int, sandbox_name: str, relock: bool) -> "_Release":
     from bench.environment.lock import normalise_cutoff
     from bench.source.sdist import release_upload_time
 

@@ -62,3 +62,35 @@ def test_a_retired_mutant_is_decided_and_not_admitted_again(tmp_path):
     (tmp_path / "tasks" / "_retired" / "mutation-widgets").mkdir(parents=True)
     (tmp_path / "tasks" / "_retired" / "mutation-widgets" / f"{task_id}.json").write_text("{}")
     assert _already_decided(task_id, tmp_path, [])
+
+
+def test_a_release_whose_suite_cannot_run_leaves_no_lock_it_resolved(tmp_path, monkeypatch):
+    """A newcomer's run of a release whose suite does not collect left its fresh lock in lockfiles/tasks/."""
+    from types import SimpleNamespace
+
+    import pytest
+
+    from bench.errors import EnvironmentBuildError
+    from bench.gate import mutation_batch
+
+    spec = SimpleNamespace(lockfile="lockfiles/tasks/mutation-widgets-1.0.0.lock")
+    lock = tmp_path / spec.lockfile
+
+    def resolved(first, root, **_):
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        lock.write_text("# resolved\n")
+
+    def broken(first, root, **_):
+        raise EnvironmentBuildError("widgets-1.0.0.tar.gz: the release's own suite does not run")
+
+    monkeypatch.setattr(mutation_batch, "lock_candidate", resolved)
+    monkeypatch.setattr(mutation_batch, "_usable_release", broken)
+    monkeypatch.setattr("bench.source.sdist.release_upload_time", lambda sdist: "")
+    spec.sdist = None
+    with pytest.raises(EnvironmentBuildError):
+        mutation_batch._open_release(spec, tmp_path, k=3, sandbox_name="bwrap", relock=False)
+    assert not lock.exists()
+    lock.write_text("# the pool's tasks of this release hold it\n")  # a lock that was there before stays
+    with pytest.raises(EnvironmentBuildError):
+        mutation_batch._open_release(spec, tmp_path, k=3, sandbox_name="bwrap", relock=False)
+    assert lock.read_text() == "# the pool's tasks of this release hold it\n"
