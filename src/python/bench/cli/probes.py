@@ -12,8 +12,9 @@ A probe set holds inputs of the functions the task's reference change touches: t
 make (recorded in the sandbox under the reference) and calls generated around them with Hypothesis, each with
 the reference's output (replayed twice in a fresh sandbox; an input answered differently, or not written
 faithfully, is dropped and counted). A call whose arguments cannot all be written (an object of a class a
-test defines, a context, a callback) is probed in place: the tests run again and, at that call, a forked
-child calls the function with the live arguments, the written ones varied ("in place" in the counts).
+test defines, a context, a callback) is probed in place: the tests run again and, at that call, one forked
+child calls the function once per input with the live arguments, the written ones varied ("in place" in the
+counts).
 Scoring replays it against every resolved candidate: the verified tier.
 The set is cached, never committed (it holds values from the library's tests); its summary is written to
 results/probes/<task_id>.json, bound to the task's certificate: the set's sha256, counts per target, and —

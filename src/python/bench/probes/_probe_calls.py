@@ -84,23 +84,32 @@ def _template(args, kwargs, encode, method):
     return ["l", args_t], ["d", kwargs_t], mark
 
 
-def _reaped(child, seconds):
-    """Wait for the child answering one input: None once it has exited (it wrote its answer), a timeout when
-    it outlives its time (it is killed)."""
+def _site_waited(child, progress, count, seconds):
+    """Wait for the child answering a site's ``count`` inputs in turn: ``(answered, why)``. The child writes
+    one byte to ``progress`` after each answer; one that gives none for longer than a call's time is killed.
+    ``why`` is what the input it stopped at gets: "" when it ended cleanly (all answered, or it stopped after
+    a call that timed out), ``timeout`` when it was killed, ``crashed`` when it died in the middle of a call
+    (a signal, or an exit from the target's own code)."""
+    import select
     import signal
-    import time
 
-    deadline, pause = time.monotonic() + seconds + 1.0, 0.0005
+    answered, killed = 0, False
+    waiting = select.poll()  # not select(): a test process may hold descriptors past FD_SETSIZE
+    waiting.register(progress, select.POLLIN)
     while True:
-        pid, status = os.waitpid(child, os.WNOHANG)
-        if pid:
-            return None if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 else ["crashed"]
-        if time.monotonic() > deadline:
+        if not waiting.poll((seconds + 1.0) * 1000):
             os.kill(child, signal.SIGKILL)
-            os.waitpid(child, 0)
-            return ["timeout"]
-        time.sleep(pause)
-        pause = min(pause * 2, 0.02)
+            killed = True
+            break
+        got = os.read(progress, 64)
+        if not got:  # every end closed: the child is gone
+            break
+        answered += len(got)
+    os.close(progress)
+    _, status = os.waitpid(child, 0)
+    if killed:
+        return min(answered, count), "timeout"
+    return min(answered, count), "" if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 else "crashed"
 
 
 def _live_call(function, args, kwargs, args_t, kwargs_t, decode, loose, seconds):

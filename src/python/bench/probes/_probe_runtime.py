@@ -9,8 +9,9 @@ A call whose arguments cannot all be written (an object of a class a test made, 
 be replayed on its own. The recorder names it instead as a *site*: the test it happened in, the target, a
 fingerprint of its arguments (what could be written of each, else its type) and which call of that fingerprint
 in that test it was, with the arguments that could be written. The in-place mode runs the tests again and, at
-each site's call, forks once per input: the child calls the target with the site's live arguments, those that
-could be written replaced by the input's, writes what it gave and exits, so the test itself goes on untouched.
+each site's call, forks once: the child calls the target once per input, in the set's order, with the site's
+live arguments, those that could be written replaced by the input's, writes what each call gave and exits, so
+the test itself goes on untouched.
 
 Values are written by ``_probe_codec.py`` (copied beside this file): what cannot be written faithfully is
 skipped (and counted) by the recorder, or reported as such by the replay; nothing is guessed. The codec is made
@@ -24,7 +25,7 @@ import os
 import sys
 
 from _probe_calls import (  # pants: no-infer-dep (beside this file: sys.path[0] at start)
-    _answer, _live_call, _reaped, _site_of, _Timeout,
+    _answer, _live_call, _site_of, _site_waited, _Timeout,
 )
 from _probe_codec import Unserialisable, make_codec  # pants: no-infer-dep (beside this file: sys.path[0] at start)
 
@@ -232,13 +233,13 @@ def replay():
 
 
 def in_place(argv):
-    """Run pytest with every target wrapped; at each site's call, answer each of the site's inputs in a forked
-    child (``[number, answer]`` lines, as the replay writes them), then let the call go on."""
+    """Run pytest with every target wrapped; at each site's call, answer the site's inputs in a forked child
+    (``[number, answer]`` lines, as the replay writes them), then let the call go on."""
     import signal
 
     encode, decode = make_codec()
     loose, _ = make_codec(loose=True)
-    dumps, fork, write, exit_now = json.dumps, os.fork, os.write, os._exit
+    dumps, fork, pipe, write, exit_now = json.dumps, os.fork, os.pipe, os.write, os._exit
     config = _config()
     fd = os.open(os.environ.pop("BENCH_CHANNEL_OUTPUTS"), os.O_WRONLY)  # unbuffered: a child shares nothing
     targets = [(t[0], t[1]) for t in config["targets"]]
@@ -254,23 +255,38 @@ def in_place(argv):
     def answered(number, answer):  # one unbuffered line: a forked child and its parent share the descriptor
         write(fd, (dumps([number, answer], sort_keys=True, separators=(",", ":"), ensure_ascii=True) + "\n").encode())
 
+    def answer_site(function, args, kwargs, inputs):
+        """One child answers the site's inputs in turn, each call seeing what the earlier ones left (the same
+        for the reference and the candidate: the order is the set's); it stops after a call that timed out,
+        whose state nobody can repeat. An input it did not answer is written here."""
+        progress, done = pipe()
+        child = fork()
+        if child == 0:
+            status = 3
+            try:
+                os.close(progress)
+                signal.signal(signal.SIGALRM, alarm)
+                for number, args_t, kwargs_t in inputs:
+                    answer = _live_call(function, args, kwargs, args_t, kwargs_t, decode, loose, seconds)
+                    answered(number, answer)
+                    write(done, b".")
+                    if answer[0] == "timeout":
+                        break
+                status = 0
+            finally:
+                exit_now(status)
+        os.close(done)
+        count, why = _site_waited(child, progress, len(inputs), seconds)
+        for at, (number, _, _) in enumerate(inputs[count:]):
+            answered(number, [why] if why and not at else ["unanswered"])
+
     def observe(index, module, function, args, kwargs):
         if (index, os.environ.get("PYTEST_CURRENT_TEST", "")) not in tests:
             return
         site = _site_of(index, targets[index][1], args, kwargs, encode, calls, occurrences)
-        for number, args_t, kwargs_t in sites.pop((index,) + tuple(site[:3]), ()) if site else ():
-            child = fork()
-            if child == 0:
-                status = 3
-                try:
-                    signal.signal(signal.SIGALRM, alarm)
-                    answered(number, _live_call(function, args, kwargs, args_t, kwargs_t, decode, loose, seconds))
-                    status = 0
-                finally:
-                    exit_now(status)
-            answer = _reaped(child, seconds)
-            if answer is not None:
-                answered(number, answer)
+        inputs = sites.pop((index,) + tuple(site[:3]), ()) if site else ()
+        if inputs:
+            answer_site(function, args, kwargs, inputs)
         if site and not sites:
             exit_now(0)  # every site answered (each line already written, unbuffered): the rest of the tests can go
 

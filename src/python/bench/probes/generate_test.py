@@ -95,3 +95,38 @@ def test_a_str_is_renamed_wherever_the_call_holds_it_and_a_live_self_carries_onl
     assert renamed  # the key, the dict's key and the option's element renamed together
     for live, key in renamed:
         assert live == ["~", [[["s", "force_list"], ["t", [key]]]]]  # "name" was not touched: not carried
+
+
+def test_a_place_takes_the_values_other_observed_calls_put_there():
+    """A schema whose ``only`` is None in one test is given the set another test used: the branch the first
+    never reached."""
+    def site(only):
+        return text(["l", [["~", [[["s", "only"], only], [["s", "many"], ["b", False]]]]]]), text(["d", []])
+
+    here, there = site(["N"]), site(["S", [["s", "name"]]])
+    found = generate([here], method=True, limit=24, elsewhere=[here, there])
+    attributes = [dict((n[1], v) for n, v in json.loads(a)[1][0][1]) for a, _ in found]
+    assert {"only": ["S", [["s", "name"]]]} in attributes
+    assert generate([here], method=True, limit=24, elsewhere=[here, there]) == found  # the same every time
+    assert {"only": ["S", [["s", "name"]]]} not in [
+        dict((n[1], v) for n, v in json.loads(a)[1][0][1]) for a, _ in generate([here], method=True, limit=24)]
+
+
+def test_two_places_of_a_call_are_made_equal_the_duplicate_a_function_checks_for():
+    fields = ["d", [[["s", "email"], ["o", "m:Field", [["data_key", ["N"]]]]],
+                    [["s", "name"], ["o", "m:Field", [["data_key", ["s", "login"]]]]]]]
+    args = text(["l", [fields]])
+    found = generate([(args, text(["d", []]))], method=False, limit=40)
+    keys = []
+    for new_args, _ in found:
+        held = json.loads(new_args)[1][0]
+        if held[0] == "d" and len(held[1]) == 2:
+            keys.append(tuple(field[1][2][0][1] for field in held[1]))
+    assert ("ff", "ff") not in keys  # nothing made up: only values the call holds are joined
+    assert any(k[0] == ["s", "name"] or k[1] == ["s", "email"] for k in keys)  # a data_key set to a field's name
+
+
+def test_a_flag_the_tests_always_pass_one_way_is_also_turned_over():
+    observed = [(text(["l", [["s", "a.lock"]]]), text(["d", [[["s", "thread_local"], ["b", True]]]]))]
+    flags = {json.loads(k)[1][0][1][1] for _, k in generate(observed, method=False, limit=40) if json.loads(k)[1]}
+    assert flags == {True, False}

@@ -4,8 +4,12 @@ Many of the calls a task's tests make into the functions its reference change to
 cannot write: an object of a class a test defined, a parser's context, a callback, a schema. Such a call is
 named as a *site* by the recorder (:mod:`bench.probes._probe_runtime`): its test, its target, a mark (what could
 be written of each argument, the type of the rest) and which call of that mark in that test it was. At a site,
-the in-place run forks once per input: the child calls the target with the site's live arguments, those the
-codec could write replaced by the input's values, writes what it gave, and exits; the test goes on untouched.
+the in-place run forks once: the child calls the target once per input, in the set's order, with the site's
+live arguments, those the codec could write replaced by the input's values, writes what each call gave, and
+exits; the test goes on untouched. A call sees what the calls before it at the site left in the live arguments;
+since the order is fixed and the reference answered the same inputs in the same order, that state is part of
+the input. One fork a site, not one an input: a fork of a pytest process costs milliseconds, a call of the
+target microseconds.
 
 A site's inputs are the call as the test made it (``observed``: every argument live, so the whole value it
 returns and what it leaves in its arguments are compared, where the test may look at one field) and calls
@@ -13,7 +17,8 @@ generated around the values that could be written (``generated``). An in-place r
 the recording did, in the same order: what a call receives can depend on what ran before it in the process (a
 parser's shared singletons carry the marks of every earlier parse), so a run of the sites' tests alone would
 not meet the same calls. The reference answers every input in two fresh in-place runs; an input answered alike
-both times with a return or a raise is kept.
+both times with a return or a raise is checked; the others stay in the set unchecked (``expected`` empty),
+because the inputs after them at the site must meet the state they leave.
 
 A candidate that never makes a site's call again (another mark, fewer calls) leaves the site's inputs
 unanswered, which is a divergence: the tier holds only what the candidate did on the same inputs.
@@ -26,8 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SITES_PER_TARGET = 16  # sites probed per target, spread over the recorded ones
-INPUTS_PER_SITE = 8  # generated inputs per site, besides the observed call
-MAX_IN_PLACE = 600  # in-place inputs per task
+INPUTS_PER_SITE = 32  # generated inputs per site, besides the observed call
+MAX_IN_PLACE = 1500  # in-place inputs per task
 RECORDED_SITES = 200  # sites the recorder names per target
 
 
@@ -40,7 +45,11 @@ class InPlaceProbe:
     args: str  # written form, JSON text; ["~"] where the live argument is taken
     kwargs: str
     origin: str  # "observed" | "generated"
-    expected: str  # the reference's output, JSON text
+    expected: str  # the reference's output, JSON text; "" when unchecked (sent, so the site's state is the same)
+
+    @property
+    def checked(self) -> bool:
+        return bool(self.expected)
 
     def to_json(self) -> list:
         return [self.target, self.test, self.mark, self.occurrence, self.args, self.kwargs, self.origin,
@@ -57,6 +66,7 @@ def candidates(targets, recorded_sites, sources: dict, *, generate) -> list[InPl
     for index, sites in sorted(by_target.items()):
         step = max(1, -(-len(sites) // SITES_PER_TARGET))
         target = targets[index]
+        elsewhere = [(site[4], site[5]) for site in sites]
         for _, test, mark, occurrence, args, kwargs in sites[::step][:SITES_PER_TARGET]:
             live_args, live_kwargs = _all_live(args), _all_live(kwargs)
             found.append(InPlaceProbe(index, test, mark, occurrence, live_args, live_kwargs, "observed", ""))
@@ -64,7 +74,7 @@ def candidates(targets, recorded_sites, sources: dict, *, generate) -> list[InPl
                 continue  # nothing that could be written: nothing to vary
             for new_args, new_kwargs in generate([(args, kwargs)], method="." in target.qualname,
                                                  source=sources.get(target.file, ""), qualname=target.qualname,
-                                                 limit=INPUTS_PER_SITE):
+                                                 limit=INPUTS_PER_SITE, elsewhere=elsewhere):
                 found.append(InPlaceProbe(index, test, mark, occurrence, new_args, new_kwargs, "generated", ""))
     return found[:MAX_IN_PLACE]
 
@@ -86,7 +96,7 @@ def run(reference, tree: Path, targets, probes, *, tests, limits, seconds_per_ca
 
     grouped: dict[tuple, list] = {}
     for number, probe in enumerate(probes):
-        grouped.setdefault((probe.target, probe.test, probe.mark, probe.occurrence), []).append(
+        grouped.setdefault(_site(probe), []).append(
             (number, probe.args, probe.kwargs))
     return replay_in_place(reference.where, workdir=tree, targets=tuple((t.file, t.qualname) for t in targets),
                            sites=[key + (tuple(inputs),) for key, inputs in grouped.items()], tests=tests,
@@ -119,6 +129,19 @@ def settle(reference, targets, probes, scratch: Path, *, tests, limits, seconds_
         if reason:
             reason = "in place: " + ("the site was not reached" if not first or not second else reason)
             dropped[reason] = dropped.get(reason, 0) + 1
-        else:
-            kept.append(replace(probe, expected=first))
-    return tuple(kept)
+        kept.append(replace(probe, expected="" if reason else first))
+    return _trimmed(kept)
+
+
+def _trimmed(probes: list[InPlaceProbe]) -> tuple[InPlaceProbe, ...]:
+    """``probes`` without the unchecked inputs that no checked input of their site follows: nothing after them
+    depends on the state they leave."""
+    last: dict[tuple, int] = {}
+    for at, probe in enumerate(probes):
+        if probe.checked:
+            last[_site(probe)] = at
+    return tuple(p for at, p in enumerate(probes) if at <= last.get(_site(p), -1))
+
+
+def _site(probe: InPlaceProbe) -> tuple:
+    return probe.target, probe.test, probe.mark, probe.occurrence

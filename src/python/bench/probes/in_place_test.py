@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 from bench.probes import in_place
-from bench.probes.generate import Seeds, generate, strategy_for
+from bench.probes.generate import generate
+from bench.probes.strategies import Seeds, strategy_for
 from bench.probes.probe_set import ProbeTarget
 from bench.probes.runs import read_numbered, written_text
 
@@ -87,3 +88,26 @@ def test_every_site_gets_its_call_as_made_and_inputs_around_what_could_be_writte
     generated = [p for p in probes if p.origin == "generated"]
     assert generated and all(p.target == 0 for p in generated)  # nothing of the opaque call can be varied
     assert len(generated) <= in_place.INPUTS_PER_SITE
+
+
+def test_an_input_the_reference_answers_unevenly_stays_unchecked_where_later_inputs_of_its_site_need_it():
+    from dataclasses import replace
+
+    def probe(site, n, expected):
+        return in_place.InPlaceProbe(0, f"t.py::test_{site} (call)", "m", 1, f"[{n}]", "[]", "generated", expected)
+
+    ok = '["return",["N"],["l",[]],["d",[]]]'
+    kept = in_place._trimmed([probe("a", 0, ok), probe("a", 1, ""), probe("a", 2, ok), probe("a", 3, ""),
+                              probe("b", 0, ""), probe("b", 1, "")])
+    assert [(p.test[len("t.py::test_")], p.args, p.checked) for p in kept] == [("a", "[0]", True), ("a", "[1]", False),
+                                                               ("a", "[2]", True)]
+    from bench.probes.probe_set import ProbeSet, ProbeTarget
+
+    probe_set = ProbeSet("t", "16", (ProbeTarget("m.py", "f", "m", 1, 1),), (), (), "", kept, ("t.py",))
+    assert probe_set.size == 2 and probe_set.count("generated") == 2
+    from bench.probes.verify import _wrong
+
+    # the unchecked input is sent but never compared: what it gives decides nothing
+    assert _wrong(probe_set, (ok, '["timeout"]', ok)) == []
+    assert _wrong(probe_set, (ok, ok, '["timeout"]')) == [2]
+    assert replace(kept[1], expected=ok).checked

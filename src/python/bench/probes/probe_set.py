@@ -31,7 +31,7 @@ from pathlib import Path
 
 from bench.probes.in_place import RECORDED_SITES, InPlaceProbe
 
-PROBE_VERSION = "13"
+PROBE_VERSION = "16"
 PER_TARGET = 150  # observed calls kept per target
 MAX_PROBES = 1200  # per task
 ROUNDS = 4
@@ -93,12 +93,18 @@ class ProbeSet:
         return hashlib.sha256(self.canonical()).hexdigest()
 
     def count(self, origin: str) -> int:
-        return sum(p.origin == origin for p in self.probes + self.in_place)
+        return sum(p.origin == origin for p in self.checked)
+
+    @property
+    def checked(self) -> tuple:
+        """The inputs whose answers are compared: every replayed one, and those in place the reference answered
+        alike (the others are sent only so that the calls after them at their site meet the same state)."""
+        return self.probes + tuple(p for p in self.in_place if p.checked)
 
     @property
     def size(self) -> int:
-        """Every input of the set: replayed on their own and in place."""
-        return len(self.probes) + len(self.in_place)
+        """Every compared input of the set: replayed on their own and in place."""
+        return len(self.checked)
 
     def replay_targets(self) -> tuple[tuple[str, str], ...]:
         return tuple((t.module, t.qualname) for t in self.targets)

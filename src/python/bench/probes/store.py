@@ -69,13 +69,13 @@ class ProbeSummary:
 
 
 def summarise(probe_set: ProbeSet, certificate_sha256: str, near_misses: NearMissProbes | None) -> ProbeSummary:
-    every = probe_set.probes + probe_set.in_place
+    every = probe_set.checked
     per_target = [sum(p.target == i for p in every) for i in range(len(probe_set.targets))]
     targets = tuple((t.file, t.qualname, t.module, t.calls, t.skipped, t.skip_reason, n)
                     for t, n in zip(probe_set.targets, per_target))
     return ProbeSummary(probe_set.task_id, probe_set.version, certificate_sha256, probe_set.sha256,
                         probe_set.size, probe_set.count("observed"), probe_set.count("generated"), targets,
-                        probe_set.dropped, probe_set.note, near_misses, len(probe_set.in_place))
+                        probe_set.dropped, probe_set.note, near_misses, len(every) - len(probe_set.probes))
 
 
 def summary_file(root: Path, task_id: str) -> Path:

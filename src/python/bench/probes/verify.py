@@ -105,7 +105,8 @@ def _answers(probe_set, reference, sources, tree: Path, limits, source_files) ->
 def _wrong(probe_set, outputs) -> list[int]:
     from bench.probes.compare import agree
 
-    return [i for i, (probe, got) in enumerate(zip(_all(probe_set), outputs)) if not agree(probe.expected, got)]
+    return [i for i, (probe, got) in enumerate(zip(_all(probe_set), outputs))
+            if probe.expected and not agree(probe.expected, got)]
 
 
 def describe(probe_set, probe, got: str) -> str:

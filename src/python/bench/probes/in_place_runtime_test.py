@@ -1,0 +1,105 @@
+"""The in-place runtime's protocol, run directly on a small project of this test's own (no sandbox: nothing
+untrusted runs here): a site's inputs are answered by one forked child, in order, each call meeting what the
+earlier ones left; a child that dies in the middle of a site leaves the rest answered by the parent."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.testing.support import child_env
+
+RUNTIME = Path(__file__).with_name("_probe_runtime.py")
+BOX = '''
+import os
+
+
+class Box:
+    def __init__(self):
+        self.items = []
+
+    def put(self, thing, count=1):
+        if count == -1:
+            os._exit(7)  # dies in the middle of a call: the site's child is gone
+        while count == -2:
+            pass  # never returns: the call's own time runs out
+        self.items.extend([thing] * count)
+        return [len(self.items), os.getpid()]
+'''
+TEST = '''
+import threading
+
+from box import Box
+
+
+class Thing:  # holds what cannot be written: the call cannot be replayed on its own
+    def __init__(self):
+        self.lock = threading.Lock()
+
+
+def test_put():
+    box = Box()
+    assert box.put(Thing(), 2)[0] == 2
+    assert box.put(Thing(), 1)[0] == 3
+'''
+
+
+def _run(tmp_path: Path, mode: str, config: dict) -> list:
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    out = tmp_path / f"{mode}.out"
+    out.write_bytes(b"")
+    channel = {"record": "BENCH_CHANNEL_PROBES", "inplace": "BENCH_CHANNEL_OUTPUTS"}[mode]
+    env = child_env({"BENCH_CHANNEL_PROBECONFIG": str(tmp_path / "config.json"), channel: str(out),
+                     "PYTHONDONTWRITEBYTECODE": "1"})
+    subprocess.run([sys.executable, str(RUNTIME), mode, "-q", "-p", "no:cacheprovider", "test_box.py"],
+                   cwd=tmp_path, env=env, capture_output=True, timeout=120)
+    return [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
+
+
+@pytest.fixture
+def sites(tmp_path):
+    (tmp_path / "box.py").write_text(BOX)
+    (tmp_path / "test_box.py").write_text(TEST)
+    config = {"targets": [["box.py", "Box.put"]], "per_target": 10, "sites_per_target": 10}
+    recorded = [line for line in _run(tmp_path, "record", config) if isinstance(line, list) and line[:1] == ["site"]]
+    assert len(recorded) == 2, recorded  # the two calls of test_put, each named as a site
+    return recorded
+
+
+def _in_place(tmp_path, site, counts, seconds=5.0) -> dict:
+    index, test, mark, occurrence = site[1:5]
+    inputs = [[number, ["l", [["~"], ["~"], ["i", str(count)]]], ["d", []]] for number, count in enumerate(counts)]
+    config = {"targets": [["box.py", "Box.put"]], "seconds_per_call": seconds,
+              "sites": [[index, test, mark, occurrence, inputs]]}
+    return {number: answer for number, answer in _run(tmp_path, "inplace", config)}
+
+
+def _returned(answer) -> list[int]:
+    assert answer[0] == "return", answer
+    return [int(item[1]) for item in answer[1][1]]
+
+
+def test_a_sites_inputs_are_answered_in_one_child_each_meeting_what_the_earlier_left(tmp_path, sites):
+    answers = _in_place(tmp_path, sites[0], [1, 2, 0])
+    lengths = [_returned(answers[n])[0] for n in range(3)]
+    pids = {_returned(answers[n])[1] for n in range(3)}
+    assert lengths == [1, 3, 3]  # the box starts empty at the first call; each call adds to what the last left
+    assert len(pids) == 1 and os.getpid() not in pids  # one forked child answered all three
+
+
+def test_a_child_that_dies_mid_site_leaves_the_call_crashed_and_the_rest_unanswered(tmp_path, sites):
+    answers = _in_place(tmp_path, sites[1], [1, -1, 1, 1])
+    assert _returned(answers[0])[0] == 3  # the second call of the test: two things already in the box
+    assert answers[1] == ["crashed"] and answers[2] == answers[3] == ["unanswered"]
+
+
+def test_a_call_that_runs_out_of_time_ends_its_sites_answers(tmp_path, sites):
+    """What a call cut off by its timer left behind is not the same twice: the inputs after it are not answered."""
+    answers = _in_place(tmp_path, sites[0], [1, -2, 1], seconds=0.5)
+    assert _returned(answers[0])[0] == 1
+    assert answers[1] == ["timeout"] and answers[2] == ["unanswered"]
