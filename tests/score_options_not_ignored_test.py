@@ -26,6 +26,7 @@ def _closed_port() -> int:
     (("--both-conditions",), "--both-conditions shapes repair loops"),
     (("--condition", "count-only"), "--condition shapes repair loops"),
     (("--resample",), "--resample shapes repair loops"),
+    (("--feed-divergences",), "--feed-divergences shapes repair loops"),
     (("--condition", "full", "--controller", "repairer"), "--condition, --controller shape repair loops"),
 ])
 def test_loop_options_without_turns_are_refused(tmp_path, extra, named):

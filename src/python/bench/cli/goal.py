@@ -93,4 +93,5 @@ def _plan(args, spec_paths, *, out: Path, commit: str | None = None):
                    samples=args.samples, turns=turns, conditions=conditions, resample=args.resample, workers=1,
                    sandbox_name=get("BENCH_SANDBOX"), controller_id=args.controller,
                    controller_stateful=args.controller_stateful, use_cache=not args.no_cache, commit=commit,
-                   edit_format=args.edit_format, context=context_settings(args, model_id))
+                   edit_format=args.edit_format, context=context_settings(args, model_id),
+                   feed_divergences=args.feed_divergences)

@@ -28,7 +28,7 @@ refused. The folder holds run.json and each patch in store/: `bench verify <fold
 # Options of `bench score` that decide what a model is asked and how it answers: a prediction has no model.
 MODEL_OPTIONS = ("model", "turns", "samples", "condition", "both_conditions", "resample", "controller",
                  "controller_stateful", "temperature", "seed", "max_tokens", "reasoning_budget", "context_size",
-                 "thinking", "timeout", "edit_format", "context", "context_budget", "tokenizer")
+                 "thinking", "timeout", "edit_format", "context", "context_budget", "tokenizer", "feed_divergences")
 
 
 def read_predictions(path: Path) -> tuple[list[dict], list[str]]:

@@ -77,6 +77,10 @@ def add_settings_arguments(p: argparse.ArgumentParser) -> None:
                    help="run the full and count-only conditions (needs --turns)")
     p.add_argument("--resample", action="store_true",
                    help="also best-of-K independent draws (no feedback; needs --turns K)")
+    p.add_argument("--feed-divergences", action="store_true",
+                   help="a resolved turn the verified tier finds diverging is fed back (full: the first "
+                        "divergence; count-only: how many) and the loop goes on (needs --turns; recorded in "
+                        "run.json and each record); by default the probes stay hidden")
     p.add_argument("--controller", default=None,
                    help="a model that returns guidance (never code) each turn of a repair loop (needs --turns)")
     p.add_argument("--controller-stateful", action="store_true", help="the controller sees the whole trajectory")
@@ -162,6 +166,7 @@ def _refuse_ignored(args: argparse.Namespace, turns: int) -> None:
         raise UsageError("--condition and --both-conditions contradict each other; give one of them")
     loop_only = [flag for flag, given in (("--condition", args.condition), ("--both-conditions", args.both_conditions),
                                           ("--resample", args.resample), ("--controller", args.controller),
+                                          ("--feed-divergences", args.feed_divergences),
                                           ("--controller-stateful", args.controller_stateful)) if given]
     if turns == 0 and loop_only:
         raise UsageError(f"{', '.join(loop_only)} shape{'s' * (len(loop_only) == 1)} repair loops, and without "
@@ -200,7 +205,8 @@ def _run(args, model_id: str, turns: int, conditions, selector) -> int:
                    controller_id=args.controller, controller_stateful=args.controller_stateful,
                    use_cache=not args.no_cache, retry_errors=args.retry_errors,
                    cluster=get("BENCH_CLUSTER") if args.cluster is None else args.cluster,
-                   edit_format=args.edit_format, context=context_settings(args, model_id), selection=selector)
+                   edit_format=args.edit_format, context=context_settings(args, model_id), selection=selector,
+                   feed_divergences=args.feed_divergences)
     check_destination(root, out, run_settings(plan), {s.task_id for s in specs}, reference=args.update_reference,
                       discard=args.no_resume)
     if args.no_resume and out.exists():

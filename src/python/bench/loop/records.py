@@ -66,6 +66,9 @@ class UnitRecord:
     verified: bool | None = None
     verification: str | None = None  # "verified" | "diverged" | "no probes"
     divergence: str | None = None
+    # The loop went on past a resolved turn that diverged, feeding the divergence back (bench score
+    # --feed-divergences); written only when set.
+    feed_divergences: bool = False
     reason: str | None = None
     prompt_sha256: str | None = None  # None: no prompt was built (a prediction, or a unit that failed first)
     edit_format: str | None = None  # written only when not the default
@@ -131,6 +134,8 @@ class UnitRecord:
         out["outcome"] = self.outcome.value
         for name in ("resolved", "verified", "verification", "divergence", "reason", "response_sha256"):
             put(out, name, getattr(self, name))
+        if self.feed_divergences:
+            out["feed_divergences"] = True
         put(out, "usage", self.usage and self.usage.to_json())
         put(out, "served_model", self.served_model)
         put(out, "edited_files", listed(self.edited_files))
@@ -158,7 +163,8 @@ class UnitRecord:
             runner_version=read.text("runner_version", default=""), integrity=read.string_pairs("integrity"),
             outcome=read.choice("outcome", Outcome, default=derived), resolved=read.optional_flag("resolved"),
             verified=read.optional_flag("verified"), verification=read.optional_text("verification"),
-            divergence=read.optional_text("divergence"), reason=read.optional_text("reason"), prompt_sha256=read.optional_text("prompt_sha256"),
+            divergence=read.optional_text("divergence"), feed_divergences=read.optional_flag("feed_divergences") is True,
+            reason=read.optional_text("reason"), prompt_sha256=read.optional_text("prompt_sha256"),
             edit_format=read.optional_text("edit_format"),
             context=None if context is None else PromptContext.from_json(context, where),
             **trajectory,
@@ -173,7 +179,7 @@ class UnitRecord:
 
 _UNIT_KEYS = ("kind", "task_id", "task_kind", "library", "difficulty", "model", "condition", "sample",
               "runner_version", "integrity", "prompt_sha256", "edit_format", "context", "outcome", "resolved",
-              "verified", "verification", "divergence", "reason", "response_sha256", "usage", "served_model", "edited_files", "candidate_digest",
+              "verified", "verification", "divergence", "feed_divergences", "reason", "response_sha256", "usage", "served_model", "edited_files", "candidate_digest",
               "still_failing", "pass_to_pass_broken", "results")
 _TRAJECTORY_KEYS = ("budget", "turns", "class", "class_reason", "first_solved_turn")
 

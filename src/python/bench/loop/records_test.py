@@ -170,3 +170,13 @@ def test_malformed_records_name_the_field_at_fault(raw, message):
 def test_errors_name_where_the_record_is():
     with pytest.raises(CheckFailed, match="^results.jsonl: record 7: field 'model'"):
         UnitRecord.from_json({**ANSWERED, "model": None}, "results.jsonl: record 7")
+
+
+def test_a_loop_fed_its_divergences_says_so_and_other_records_keep_their_bytes():
+    base = {"kind": "loop", "task_id": "t", "model": "m", "condition": "full", "outcome": "model_miss",
+            "budget": 2, "turns": [], "class": "EXHAUSTED", "class_reason": "", "first_solved_turn": None}
+    plain = UnitRecord.from_json(base)
+    assert plain.feed_divergences is False and "feed_divergences" not in plain.to_json()
+    fed = UnitRecord.from_json({**base, "feed_divergences": True})
+    assert fed.feed_divergences is True and fed.to_json()["feed_divergences"] is True
+    assert UnitRecord.from_json(fed.to_json()) == fed

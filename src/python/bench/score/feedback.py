@@ -10,6 +10,10 @@ An edit that passes every target test but breaks a pass_to_pass test is a failur
 conditions say that the targets pass and that the edit broke tests that passed before it, and ``full`` names
 each broken test, with its output or, when it did not run, saying so. No text says "all … passed" of a
 failing verdict.
+
+Under ``bench score --feed-divergences`` a resolved turn the verified tier finds diverging is fed back too:
+``full`` names the first divergence (function, input, expected, got), ``count-only`` how many probes diverged.
+Without the flag the probes stay the hidden check and nothing of them reaches a model.
 """
 
 from __future__ import annotations
@@ -77,6 +81,16 @@ def count_feedback(verdict: Verdict, spec) -> str:
     if verdict.solved:
         return f"{counted}: {_broke(verdict)}."
     return counted + "."
+
+
+def divergence_feedback(verification, condition: str) -> str:
+    """What a model is told of a resolved edit whose functions the verified tier found answering an input
+    otherwise than the reference's (only under ``--feed-divergences``)."""
+    head = ("Every test passes now, but the fix is not yet correct: a hidden check that calls your functions "
+            "on other inputs and compares them with the reference's")
+    if condition == "full":
+        return f"{head} found a difference. The first one:\n\n{clean_text(verification.divergence)}"
+    return f"{head} found {verification.diverged} difference{'s' if verification.diverged != 1 else ''}."
 
 
 def _broke(verdict: Verdict) -> str:

@@ -82,6 +82,7 @@ def unit_arguments(plan) -> list[str]:
                 ("--controller", plan.controller_id))
     args += [part for flag, value in optional if value is not None for part in (flag, str(value))]
     args += ["--controller-stateful"] * plan.controller_stateful + ["--no-cache"] * (not plan.use_cache)
+    args += ["--feed-divergences"] * plan.feed_divergences
     if plan.edit_format != DEFAULT_EDIT_FORMAT:
         args += ["--edit-format", plan.edit_format]
     if not plan.context.is_default:

@@ -153,7 +153,7 @@ def replay_plan(group: list[UnitRecord], specs: dict, out_dir: Path, root: Path,
                    turns=(first.budget or 0) if first.kind != "attempt" else 0,
                    conditions=tuple(sorted({r.condition for r in group if r.kind == "loop"})) or ("full",),
                    resample=any(r.kind == "resample" for r in group), workers=workers, sandbox_name=sandbox_name,
-                   use_cache=False)
+                   use_cache=False, feed_divergences=any(r.feed_divergences for r in group))
 
 
 def _folder_name(text: str) -> str:

@@ -24,6 +24,7 @@ from bench.sandbox.cleanup import tree_scratch
 from bench.score.attempt import (call_model, prompt_fields, response_fields, store_text, task_prompt, turn_detail,
                                  verification_fields)
 from bench.score.evaluate import evaluate, source_snapshot
+from bench.score.feedback import divergence_feedback
 from bench.score.task_env import PreparedTask
 
 CONTROLLER_SYSTEM = (
@@ -41,6 +42,9 @@ class LoopConfig:
     controller_stateful: bool = False
     edit_format: str = DEFAULT_EDIT_FORMAT  # how the model is asked to answer (bench.attempt.formats)
     context: object = None  # bench.attempt.context.ContextSettings; None: the editable files whole
+    # A resolved turn the verified tier finds diverging is fed back and the loop goes on (bench score
+    # --feed-divergences); the unit is still resolved from its first resolved turn.
+    feed_divergences: bool = False
 
 
 def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig, *, sample: int,
@@ -87,6 +91,10 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
             details.append(turn_detail(index, evaluation.outcome, evaluation))
             response = response_fields(call.completion, store_dir)
             feedback = evaluation.feedback_full if config.condition == "full" else evaluation.feedback_count
+            diverged = evaluation.verification is not None and evaluation.verification.status == "diverged"
+            go_on = config.feed_divergences and diverged and index < config.budget
+            if go_on:
+                feedback = divergence_feedback(evaluation.verification, config.condition)
             guidance, controller_tokens = "", 0
             if not turn.solved and config.controller is not None and index < config.budget:
                 guidance, controller_tokens = _guidance(config, controller_log, call.completion.text, feedback,
@@ -103,7 +111,8 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
             ))
             if turn.solved:
                 final_verification = evaluation.verification
-                break
+                if not go_on:
+                    break
             messages.append(Message("assistant", call.completion.text))
             text = feedback + (f"\n\nGuidance from a reviewer:\n{guidance}" if guidance else "")
             messages.append(feedback_message(text, current_files=source_snapshot(tree, spec.source_files),
@@ -115,6 +124,7 @@ def run_loop(task: PreparedTask, model, params: ModelParams, config: LoopConfig,
         "convergence_class": classification.outcome, "class_reason": classification.reason,
         "first_solved_turn": first, "outcome": final_outcome("loop", records, first), "resolved": first is not None,
         **verification_fields(final_verification),
+        **({"feed_divergences": True} if config.feed_divergences else {}),
     }
     return fields, timings, {"turns": details}
 

@@ -47,3 +47,12 @@ def test_the_edit_format_is_recorded_only_when_it_is_not_the_default(tmp_path):
         write_settings(_plan(tmp_path, edit_format="function"), resuming=True)
     write_settings(_plan(tmp_path, edit_format="function"), resuming=False)
     assert json.loads((tmp_path / "run.json").read_text())["edit_format"] == "function"
+
+
+def test_feeding_divergences_back_is_a_setting_a_resume_must_repeat(tmp_path):
+    write_settings(_plan(tmp_path, turns=3), resuming=False)
+    assert "feed_divergences" not in json.loads((tmp_path / "run.json").read_text())  # older folders resume
+    write_settings(_plan(tmp_path / "fed", turns=3, feed_divergences=True), resuming=False)
+    assert json.loads((tmp_path / "fed" / "run.json").read_text())["feed_divergences"] is True
+    with pytest.raises(UsageError, match="feed_divergences"):
+        write_settings(_plan(tmp_path / "fed", turns=3), resuming=True)

@@ -52,6 +52,7 @@ class RunPlan:
     edit_format: str = DEFAULT_EDIT_FORMAT  # how models are asked to answer (bench.attempt.formats)
     context: ContextSettings = field(default_factory=ContextSettings)  # what code prompts show, in what budget
     selection: str | None = None  # the task selector the specs were chosen by (None: the whole pool, or given)
+    feed_divergences: bool = False  # loops feed a resolved turn's divergence back and go on (LoopConfig)
 
 
 @dataclass(frozen=True)
@@ -233,6 +234,7 @@ def run_settings(plan: RunPlan) -> dict:
         # Only when it is not the default, so folders made before the option existed resume as they are.
         **({"edit_format": plan.edit_format} if plan.edit_format != DEFAULT_EDIT_FORMAT else {}),
         **({"context": plan.context.as_record()} if not plan.context.is_default else {}),
+        **({"feed_divergences": True} if plan.feed_divergences else {}),
     }
 
 
@@ -309,6 +311,6 @@ class _UnitContext:
             return resample(task, self.model, plan.params, budget=plan.turns, sample=unit.sample,
                             store_dir=store, cache=self.cache, edit_format=plan.edit_format, context=plan.context)
         config = LoopConfig(plan.turns, unit.condition, self.controller, plan.controller_stateful,
-                            plan.edit_format, plan.context)
+                            plan.edit_format, plan.context, plan.feed_divergences)
         return run_loop(task, self.model, plan.params, config, sample=unit.sample, store_dir=store,
                         cache=self.cache)
