@@ -102,9 +102,10 @@ def _site_waited(child, progress, count, seconds):
             killed = True
             break
         got = os.read(progress, 64)
-        if not got:  # every end closed: the child is gone
-            break
         answered += len(got)
+        # every end closed (the child is gone), or all answered: a process the target started may hold the pipe
+        if not got or answered >= count:
+            break
     os.close(progress)
     _, status = os.waitpid(child, 0)
     if killed:
