@@ -37,11 +37,11 @@ def task(tmp_path_factory):
     return prepared_task(TASK, tmp_path_factory.mktemp("prepared"))
 
 
-def _loop(task, **config):
+def _loop(task, condition="full", budget=3, **config):
     folder = checkout_root() / task.spec.synthetic_dir
     worker = NearMissThenFix((folder / "initial" / "ttlcache.py").read_text(),
                              (folder / "reference" / "ttlcache.py").read_text())
-    fields, _, _ = run_loop(task, worker, ModelParams(), LoopConfig(budget=3, condition="full", **config),
+    fields, _, _ = run_loop(task, worker, ModelParams(), LoopConfig(budget=budget, condition=condition, **config),
                             sample=0, store_dir=None)
     return fields, worker.seen
 
@@ -66,13 +66,8 @@ def test_fed_divergences_name_the_first_one_and_the_loop_goes_on_to_a_verified_f
 
 
 def test_count_only_feedback_counts_the_divergences_without_showing_one(task):
-    folder = checkout_root() / task.spec.synthetic_dir
-    worker = NearMissThenFix((folder / "initial" / "ttlcache.py").read_text(),
-                             (folder / "reference" / "ttlcache.py").read_text())
-    fields, _, _ = run_loop(task, worker, ModelParams(),
-                            LoopConfig(budget=2, condition="count-only", feed_divergences=True), sample=0,
-                            store_dir=None)
-    told = worker.seen[1]
+    fields, seen = _loop(task, "count-only", budget=2, feed_divergences=True)
+    told = seen[1]
     assert re.fullmatch(r"Every test passes now, but the fix is not yet correct: a hidden check that calls your "
                         r"functions on other inputs and compares them with the reference's found [1-9]\d* "
                         r"differences?\.", told), told

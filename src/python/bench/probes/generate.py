@@ -111,11 +111,12 @@ def generate(observed: Sequence[tuple[str, str]], *, method: bool, source: str =
         positional, named = json.loads(args)[1], json.loads(kwargs)
         keep_self = method and positional[:1] and not _has_own_attributes(positional[0])
         # another call's value in one place of a call of one place is just that other call: nothing new
-        places = pool if len(positional) + len(named[1]) > 1 or positional and _has_own_attributes(positional[0]) else {}
+        combined = len(positional) + len(named[1]) > 1 or positional and _has_own_attributes(positional[0])
+        others = pool if combined else {}
         parts = [st.just(x) if keep_self and i == 0 else
-                 _or_default(or_elsewhere(strategy_for(x, seeds), x, places, i), positions, i)
+                 _or_default(or_elsewhere(strategy_for(x, seeds), x, others, i), positions, i)
                  for i, x in enumerate(positional)]
-        keyword = named_elsewhere(strategy_for(named, seeds), named, places)
+        keyword = named_elsewhere(strategy_for(named, seeds), named, others)
         defaulted = [(i, by_name[k[1]]) for i, (k, _) in enumerate(named[1]) if k[0] == "s" and k[1] in by_name]
         if defaulted:  # one named argument given its default: the value the function is built to take
             keyword = st.one_of(keyword, st.sampled_from(defaulted).map(
