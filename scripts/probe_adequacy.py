@@ -23,14 +23,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src" / "python"))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 
 def table(specs) -> list[dict]:
     from bench.gate import adequacy_store
     from bench.probes import store
+    from survivor_readings import read_equivalent, read_record, survivor_key
 
+    record = read_record(ROOT)
     rows: dict[str, dict] = defaultdict(lambda: {"summarised": 0, "measured": 0, "weak_tests": 0, "survivors": 0,
-                                                 "killed": 0, "still_weak": 0, "no_probes": 0})
+                                                 "killed": 0, "still_weak": 0, "read_equivalent": 0,
+                                                 "wrong_left": 0, "no_probes": 0})
     for spec in specs:
         summary = store.current(ROOT, [spec.task_id])[spec.task_id]
         adequacy = adequacy_store.read_current(ROOT, spec.task_id)
@@ -48,12 +52,16 @@ def table(specs) -> list[dict]:
             row["survivors"] += near.survivors
             row["killed"] += len(near.killed)
             row["still_weak"] += bool(near.equivalent)
+            equivalent = [read_equivalent(record, survivor_key(spec.task_id, e)) for e in near.equivalent]
+            row["read_equivalent"] += sum(equivalent)
+            row["wrong_left"] += not all(equivalent)
     return [{"kind": kind, **row} for kind, row in sorted(rows.items())]
 
 
 def print_table(rows: list[dict]) -> None:
     print(f"{'kind':<10} {'summarised':>10} {'no probes':>9} {'measured':>8} {'tests let one through':>21} "
-          f"{'survivors':>9} {'killed by probes':>16} {'still weak (share of measured)':>31}")
+          f"{'survivors':>9} {'killed by probes':>16} {'still weak (share of measured)':>31} "
+          f"{'read equivalent':>15} {'weak, read equivalent aside':>27}")
     total: dict = defaultdict(int)
     for row in rows + [None]:
         if row is None:
@@ -65,8 +73,10 @@ def print_table(rows: list[dict]) -> None:
         measured = row["measured"] or 1
         kill = f"{row['killed']} ({row['killed'] / (row['survivors'] or 1):.0%})"
         weak = f"{row['still_weak']} ({row['still_weak'] / measured:.0%})"
+        left = f"{row['wrong_left']} ({row['wrong_left'] / measured:.0%})"
         print(f"{row['kind']:<10} {row['summarised']:>10} {row['no_probes']:>9} {row['measured']:>8} "
-              f"{row['weak_tests']:>21} {row['survivors']:>9} {kill:>16} {weak:>31}")
+              f"{row['weak_tests']:>21} {row['survivors']:>9} {kill:>16} {weak:>31} {row['read_equivalent']:>15} "
+              f"{left:>27}")
 
 
 def read_sample(specs, count: int, seed: int) -> None:
