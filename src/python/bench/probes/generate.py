@@ -96,6 +96,14 @@ def generate(observed: Sequence[tuple[str, str]], *, method: bool, source: str =
     """New (args, kwargs) calls of one target, from its observed ones (written form, JSON text), the values
     its other observed calls (``elsewhere``) put in the same places, and the constants of its code
     (``source``, the reference's text of its module); a method's first argument is never varied."""
+    # Hypothesis parses source of its own (a lambda's, to describe a strategy): one generation at a time in this
+    # process, so a probe set built on one worker thread never breaks a parse on another (bench.pyast).
+    with pyast.exclusive():
+        return _generate(observed, method=method, source=source, qualname=qualname, limit=limit,
+                         elsewhere=elsewhere)
+
+
+def _generate(observed, *, method: bool, source: str, qualname: str, limit: int, elsewhere) -> list[tuple[str, str]]:
     from hypothesis import strategies as st
 
     if not observed:

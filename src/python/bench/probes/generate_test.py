@@ -130,3 +130,25 @@ def test_a_flag_the_tests_always_pass_one_way_is_also_turned_over():
     observed = [(text(["l", [["s", "a.lock"]]]), text(["d", [[["s", "thread_local"], ["b", True]]]]))]
     flags = {json.loads(k)[1][0][1][1] for _, k in generate(observed, method=False, limit=40) if json.loads(k)[1]}
     assert flags == {True, False}
+
+
+def test_every_parse_during_generation_holds_the_harness_parse_lock(monkeypatch):
+    """Hypothesis parses source of its own while it generates (a test function's digest, a composite); CPython
+    3.11 breaks a parse that overlaps another thread's (``AST constructor recursion depth mismatch``, met by a
+    probe set built beside another task's). Each one must hold bench.pyast's lock."""
+    import ast
+
+    from bench import pyast
+
+    parses, unguarded = [], []
+    real = ast.parse
+
+    def checked(*args, **kwargs):
+        parses.append(1)
+        if not pyast._ONE_AT_A_TIME._is_owned():
+            unguarded.append("".join(__import__("traceback").format_stack(limit=4)))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", checked)
+    generate(OBSERVED, method=False, source=SOURCE, qualname="check")
+    assert parses and not unguarded, unguarded[:1]
