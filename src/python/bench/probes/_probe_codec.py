@@ -12,7 +12,8 @@ Tags: ``N`` None, ``b`` bool, ``i`` int (decimal text), ``f`` float (repr), ``c`
 ``Y`` bytes / bytearray (hex), ``l`` list, ``t`` tuple, ``d`` dict (pairs, in order), ``S`` / ``F`` set /
 frozenset (sorted by written form), ``od``/``ct``/``dd``/``dq`` the collections module's containers, ``r``
 range, ``D`` Decimal, ``Q`` Fraction, ``T`` date/time/datetime (fixed-offset zones only), ``td`` timedelta,
-``R`` a class or function found again by name, ``e`` an enum member, ``x`` an exception (class, arguments),
+``R`` a class or function found again by name, ``g`` a value of no writable kind held by a module global
+(a marker, ``_MISSING = object()``), found again by that global's name, ``e`` an enum member, ``x`` an exception (class, arguments),
 ``o`` an object of a class statement (its attributes), ``u`` a subclass of a builtin (its builtin part and
 attributes), ``@`` a list, dict, set or object met again (shared, or a cycle): the n-th one entered.
 
@@ -51,6 +52,9 @@ def make_codec(loose=False):
     bases = (tuple, list, dict, str, int, float, bytes)
     function_types = (types.FunctionType, types.BuiltinFunctionType)
     found_by_name = {}  # class -> its importable name, once found
+    globals_index = {}  # id of a value a module global holds -> (the value, the least module:name holding it)
+    indexed = {}  # module name -> (the module, how many globals it had when indexed)
+    _tuple, _min, module_type = tuple, min, types.ModuleType
     containers = {
         collections.OrderedDict: lambda v, sub: ["od", [[sub(k), sub(x)] for k, x in _dict_items(v)]],
         collections.Counter: lambda v, sub: ["ct", [[sub(k), sub(x)] for k, x in _dict_items(v)]],
@@ -124,9 +128,13 @@ def make_codec(loose=False):
         if _isinstance(v, BaseException):
             args = _obj_get(v, "args")
             return ["x", name_of(t), [sub(a) for a in args] if _type(args) is tuple else []]
-        if not plain(t) or _obj_get(t, "__module__") == "builtins":
-            raise Unserialisable("a value of " + name_of(t))
-        name = reference(t)  # a class the replay can find again by name, not one made inside a function
+        if t is object or not plain(t) or _obj_get(t, "__module__") == "builtins":
+            # a marker (``_MISSING = object()``) or another value held by a module global: found again by name
+            return ["g", global_name(v, "a value of " + name_of(t))]
+        try:
+            name = reference(t)  # a class the replay can find again by name, not one made inside a function
+        except Unserialisable:  # a sentinel of a class made inside a function (boltons' make_sentinel)
+            return ["g", global_name(v, "an object not importable by name")]
         base = next((b for b in bases if _isinstance(v, b)), None)
         number = enter(v, state)
         if base is None:
@@ -197,6 +205,44 @@ def make_codec(loose=False):
             raise Unserialisable("bytes too long")
         return ["y" if t is bytes else "Y", _bytes_hex(bytes(v))]
 
+    def global_name(v, why):
+        """``module:name`` of a module global bound to ``v``: the least such name, so the same whatever order
+        the modules were imported in or whatever else aliases it. The globals are indexed as modules appear
+        or grow (a miss costs a length check a module), and afresh when a name no longer holds what it held."""
+        held = globals_index.get(_id(v))
+        if held is not None and held[0] is v and still_holds(held[1], v):
+            return held[1]
+        if held is not None:
+            globals_index.clear()
+            indexed.clear()
+        index_globals()
+        held = globals_index.get(_id(v))
+        if held is None or held[0] is not v:
+            raise Unserialisable(why)
+        return held[1]
+
+    def index_globals():
+        for module_name, module in _tuple(_dict_items(modules)):
+            if _type(module) is not module_type or _type(module_name) is not str:
+                continue
+            names = _obj_get(module, "__dict__")
+            known = indexed.get(module_name)
+            if known is not None and known[0] is module and known[1] == _len(names):
+                continue
+            indexed[module_name] = (module, _len(names))
+            for key, x in _tuple(_dict_items(names)):
+                if _type(key) is not str or _type(x) in atoms or _type(x) is module_type:
+                    continue
+                name = module_name + ":" + key
+                earlier = globals_index.get(_id(x))
+                if earlier is None or earlier[0] is not x or name < earlier[1]:
+                    globals_index[_id(x)] = (x, name)
+
+    def still_holds(name, v):
+        module_name, _, key = name.partition(":")
+        module = modules.get(module_name)
+        return _type(module) is module_type and _obj_get(module, "__dict__").get(key) is v
+
     def reference(obj):
         if _type(obj) is type and obj in found_by_name:
             return found_by_name[obj]
@@ -260,6 +306,11 @@ def make_codec(loose=False):
             return made
         if tag == "t":
             return tuple(back(x) for x in e[1])
+        if tag == "it":  # a list's items handed over as an iterator: generated inputs only, never encoded
+            made = []
+            table.append(made)
+            made.extend(back(x) for x in e[1])
+            return iter(made)
         if tag == "d":
             made = {}
             table.append(made)
@@ -297,6 +348,8 @@ def make_codec(loose=False):
         if tag == "td":
             return importlib.import_module("datetime").timedelta(days=e[1], seconds=e[2], microseconds=e[3])
         if tag == "R":
+            return resolve(e[1])
+        if tag == "g":
             return resolve(e[1])
         if tag == "e":
             return getattr(resolve(e[1]), e[2])

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from bench.probes.compare import agree, equal, render_call, render_output
+from bench.probes.compare import agree, equal, masked, render_call, render_output
 
 
 def out(kind, value, args=("l", []), kwargs=("d", [])):
@@ -51,3 +51,31 @@ def test_rendering_for_people():
     assert call == "shift('Hello', 3, k=True)"
     assert render_output(out("raise", ["x", "idna.core:IDNAError", [["s", "bad"]]])) == "raises IDNAError('bad')"
     assert render_output("") == "no answer (the replay stopped before this input)"
+
+
+def _out(*parts) -> str:
+    return json.dumps(["return", *parts], sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def test_what_the_reference_answers_differently_each_run_is_masked_and_the_rest_still_checked():
+    """A cache key carrying ``hash()`` of a type: the key's elements are fixed, its hash value is not."""
+    def key(elements, hashvalue):
+        return ["u", "m:_HashedKey", ["l", elements], [["hashvalue", ["i", hashvalue]]]]
+
+    first = _out(key([["s", "a"], ["g", "m:_KWARG_MARK"]], "11"), ["l", []], ["d", []])
+    second = _out(key([["s", "a"], ["g", "m:_KWARG_MARK"]], "97"), ["l", []], ["d", []])
+    expected = masked(first, second)
+    assert json.loads(expected)[1] == key([["s", "a"], ["g", "m:_KWARG_MARK"]], "x")[:3] + [[["hashvalue", ["*"]]]]
+    assert agree(expected, _out(key([["s", "a"], ["g", "m:_KWARG_MARK"]], "5"), ["l", []], ["d", []]))
+    assert not agree(expected, _out(key([["s", "a"], ["b", False]], "11"), ["l", []], ["d", []]))
+    assert not agree(expected, _out(["*"], ["l", []], ["d", []]))  # a wildcard the candidate writes matches nothing
+
+
+@pytest.mark.parametrize("first, second", [
+    (_out(["i", "1"], ["l", []], ["d", []]), _out(["i", "2"], ["l", []], ["d", []])),  # the whole value varies
+    (_out(["i", "1"], ["l", []], ["d", []]), json.dumps(["raise", ["x", "m:E", []]])),  # the kind varies
+    (_out(["d", [[["s", "a"], ["i", "1"]]]], ["l", []], ["d", []]),
+     _out(["d", [[["s", "b"], ["i", "1"]]]], ["l", []], ["d", []])),  # a key varies: the whole dict is masked
+])
+def test_nothing_is_kept_where_the_whole_answer_varies(first, second):
+    assert masked(first, second) == ""

@@ -11,7 +11,11 @@ in-place site (:mod:`bench.probes.in_place`) a live argument, ``self`` included,
 own that could be written, and one of them is drawn anew (set in the forked child before the call). Calls
 also take, in one place, a value the target's other observed calls put there (a ``None`` the tests of one
 schema left is met by the set another test gave), rename a str wherever the call holds it, or make one str (or
-None) equal to another str the call holds (a dict key included): the duplicate a function checks for. The draws
+None) equal to another str the call holds (a dict key included): the duplicate a function checks for. Half the
+draws vary one place alone, the rest of the call as observed; an option the call leaves at its literal default
+is given another value by name; a method's argument also takes an object another call was made on. Besides the
+draws, a sweep sets one place of each observed call to values chosen, not drawn: a list handed over as an
+iterator of its items, a number set to each of the code's own constants (a weekday of 6, ``-1e-9``). The draws
 are Hypothesis's own (``derandomize=True``, no database, generate phase only): the same observed calls give the
 same generated calls on every machine with the same Hypothesis, which the lock pins.
 """
@@ -22,53 +26,18 @@ import json
 from typing import Sequence
 
 from bench import pyast
-from bench.probes.relations import (joined_call, named_elsewhere, or_elsewhere, places_of, renamed_call,
-                                    slot_values, strings_in)
+from bench.probes.own_code import constants_of, defaults_of, float_constants_of, parameters_of
+from bench.probes.relations import (joined_call, named_elsewhere, omitted_options, or_elsewhere, places_of,
+                                    renamed_call, slot_values, strings_in, with_selves)
 from bench.probes.runs import written_text
-from bench.probes.strategies import MAX_TEXT, Seeds, texts_around, strategy_for
+from bench.probes.strategies import Seeds, strategy_for, texts_around
+from bench.probes.sweep import swept as swept_calls
 
 MAX_PER_TARGET = 200  # generated calls per target
 RENAMED_SHARE = 5  # one in this many renames a str wherever the call holds it, as many join two places
 MAX_EXAMPLES_PER_TARGET = 600  # draws tried per target (duplicates of observed calls are dropped)
 MAX_SEEDS = 48  # observed calls a target's generation starts from, spread evenly over them
 EXTRA_CHARS = " -_.0aZ9é/"
-
-
-def constants_of(source: str, qualname: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
-    """The int constants (and their neighbours) and short str literals of one function of ``source``."""
-    import ast
-
-    try:
-        tree = pyast.parse(source)
-    except SyntaxError:
-        return (), ()
-    node = _function(tree.body, qualname.split("."))
-    if node is None:
-        return (), ()
-    ints, strings = set(), set()
-    for item in ast.walk(node):
-        if isinstance(item, ast.Constant):
-            if isinstance(item.value, int) and not isinstance(item.value, bool) and abs(item.value) < 1 << 62:
-                ints.update((item.value - 1, item.value, item.value + 1))
-            elif isinstance(item.value, str) and 0 < len(item.value) <= 24 and item is not _docstring(node):
-                strings.add(item.value)
-    return tuple(sorted(ints))[:64], tuple(sorted(strings))[:64]
-
-
-def _function(body, path):
-    import ast
-
-    for node in body:
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == path[0]:
-            return node if len(path) == 1 else _function(node.body, path[1:])
-    return None
-
-
-def _docstring(node):
-    import ast
-
-    first = node.body[0] if getattr(node, "body", None) else None
-    return first.value if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) else None
 
 
 def alphabet_of(calls: Sequence[str], ints: Sequence[int] = (), strings: Sequence[str] = ()) -> str:
@@ -110,9 +79,11 @@ def _generate(observed, *, method: bool, source: str, qualname: str, limit: int,
         return []
     _without_local_constants()
     ints, strings = constants_of(source, qualname) if source else ((), ())
-    seeds = Seeds(alphabet_of([a for a, _ in observed] + [k for _, k in observed], ints, strings), ints, strings)
+    seeds = Seeds(alphabet_of([a for a, _ in observed] + [k for _, k in observed], ints, strings), ints, strings,
+                  float_constants_of(source, qualname) if source else ())
 
     positions, by_name = defaults_of(source, qualname) if source else ((), {})
+    parameters = parameters_of(source, qualname) if source else ((), 0)
     pool = slot_values(list(observed) + list(elsewhere))
 
     def call_strategy(args: str, kwargs: str):
@@ -122,14 +93,19 @@ def _generate(observed, *, method: bool, source: str, qualname: str, limit: int,
         combined = len(positional) + len(named[1]) > 1 or positional and _has_own_attributes(positional[0])
         others = pool if combined else {}
         parts = [st.just(x) if keep_self and i == 0 else
-                 _or_default(or_elsewhere(strategy_for(x, seeds), x, others, i), positions, i)
+                 _or_default(or_elsewhere(strategy_for(x, seeds), x, with_selves(others, i) if method else others,
+                                          i), positions, i)
                  for i, x in enumerate(positional)]
-        keyword = named_elsewhere(strategy_for(named, seeds), named, others)
+        # the named arguments are varied, never made up (an empty ``**kwargs`` stays empty)
+        keyword = named_elsewhere(strategy_for(named, seeds) if named[1] else st.just(named), named, others)
         defaulted = [(i, by_name[k[1]]) for i, (k, _) in enumerate(named[1]) if k[0] == "s" and k[1] in by_name]
         if defaulted:  # one named argument given its default: the value the function is built to take
             keyword = st.one_of(keyword, st.sampled_from(defaulted).map(
                 lambda c: ["d", [[k, c[1] if i == c[0] else v] for i, (k, v) in enumerate(named[1])]]))
-        return st.tuples(st.tuples(*parts), keyword).map(
+        given = omitted_options(parameters, by_name, len(positional), named, seeds, pool)
+        if given is not None:  # an option the call leaves at its default, given another value by name
+            keyword = st.one_of(keyword, given)
+        return _one_place_or_all(positional, named, parts, keyword, 1 if keep_self else 0).map(
             lambda v: (written_text(["l", list(v[0])]), written_text(v[1])))
 
     def rename_strategy(args: str, kwargs: str):
@@ -157,11 +133,14 @@ def _generate(observed, *, method: bool, source: str, qualname: str, limit: int,
 
     seen = set(observed)
     share = max(2, limit // RENAMED_SHARE) if limit >= 4 else 0
+    swept = swept_calls(observed, seeds, share, seen, first=1 if method else 0)
     renamed = _collect(observed, rename_strategy, share, seen)
     joined = _collect(observed, collision_strategy, share, seen)
-    # what renaming and joining did not use (a call holding no str) goes to the calls varied value by value
-    found = _collect(observed, call_strategy, limit - len(renamed) - len(joined), seen)
-    return (found + renamed + joined)[:limit]
+    # what the sweep, renaming and joining did not use goes to the calls varied value by value
+    found = _collect(observed, call_strategy, limit - len(swept) - len(renamed) - len(joined), seen)
+    return (found + swept + renamed + joined)[:limit]
+
+
 def _collect(observed, strategy_of, limit: int, seen: set) -> list:
     """Up to ``limit`` new calls drawn from ``strategy_of(args, kwargs)`` around the observed calls."""
     from hypothesis import HealthCheck, Phase, given, settings
@@ -195,47 +174,25 @@ def _collect(observed, strategy_of, limit: int, seen: set) -> list:
     return found[:limit]
 
 
-def defaults_of(source: str, qualname: str) -> tuple[tuple, dict]:
-    """The literal defaults of one function's parameters (None, a bool, a number, a short str), written: by
-    position (``None`` where a parameter has none) and by name. An optional parameter's default is a value the
-    function is built to take, and its ``is None`` branch is where a wrong variable hides."""
-    try:
-        node = _function(pyast.parse(source).body, qualname.split("."))
-    except SyntaxError:
-        node = None
-    if node is None:
-        return (), {}
-    spec = node.args
-    ordered = spec.posonlyargs + spec.args
-    pairs = list(zip(ordered[len(ordered) - len(spec.defaults):], spec.defaults))
-    pairs += [(a, d) for a, d in zip(spec.kwonlyargs, spec.kw_defaults) if d is not None]
-    written = {a.arg: _literal(d) for a, d in pairs}
-    written = {name: value for name, value in written.items() if value is not None}
-    return tuple(written.get(a.arg) for a in ordered), written
-
-
-def _literal(node):
-    import ast
-
-    if not isinstance(node, ast.Constant):
-        return None
-    value = node.value
-    if value is None:
-        return ["N"]
-    if isinstance(value, bool):
-        return ["b", value]
-    if isinstance(value, int):
-        return ["i", str(value)]
-    if isinstance(value, float):
-        return ["f", repr(value)]
-    if isinstance(value, str) and len(value) <= MAX_TEXT:
-        return ["s", value]
-    return None
 def _or_default(strategy, positions, index):
     from hypothesis import strategies as st
 
     default = positions[index] if index < len(positions) else None
     return strategy if default is None else st.one_of(strategy, st.just(default))
+def _one_place_or_all(positional, named, parts, keyword, first: int):
+    """Half the draws vary every place of the call at once, half one place alone (a position, or the named
+    arguments) with the rest as observed: a boundary (a weekday of 6) is met inside a call that is otherwise
+    one the tests made, not beside another change that sends the call down an error path first."""
+    from hypothesis import strategies as st
+
+    every = st.tuples(st.tuples(*parts), keyword)
+    kept = [st.just(x) for x in positional]
+    alone = [st.tuples(st.tuples(*kept[:i], parts[i], *kept[i + 1:]), st.just(named))
+             for i in range(first, len(positional))]
+    alone.append(st.tuples(st.tuples(*kept), keyword))
+    return st.one_of(every, st.one_of(*alone))
+
+
 def _has_own_attributes(encoded) -> bool:
     """A live ``self`` at an in-place site that carries attributes to vary."""
     return encoded[0] == "~" and len(encoded) > 1 and bool(encoded[1])

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import json
 
-from bench.probes.generate import constants_of, generate
+from bench.probes.generate import generate
+from bench.probes.own_code import constants_of
 
 
 def text(value) -> str:
@@ -64,7 +65,7 @@ class Index:
 
 
 def test_a_parameters_literal_default_is_read_by_position_and_by_name():
-    from bench.probes.generate import defaults_of
+    from bench.probes.own_code import defaults_of
 
     positions, by_name = defaults_of(DEFAULTS, "Index.find")
     assert positions == (None, None, ["N"])
@@ -152,3 +153,84 @@ def test_every_parse_during_generation_holds_the_harness_parse_lock(monkeypatch)
     monkeypatch.setattr(ast, "parse", checked)
     generate(OBSERVED, method=False, source=SOURCE, qualname="check")
     assert parses and not unguarded, unguarded[:1]
+OPTIONS = '''
+def cached(func, maxsize=128, typed=False, /, *, key=None, label="x"):
+    return func
+'''
+
+
+def test_an_option_the_call_leaves_at_its_default_is_given_another_value_by_name():
+    """``typed=True`` with no keyword arguments: the tests never pass the option, the wrong variable hides in its
+    branch. A ``None`` default takes a value another observed call gave it; a positional-only one is never named."""
+    def call(**named):
+        return text(["l", [["s", "f"]]]), text(["d", [[["s", k], v] for k, v in named.items()]])
+
+    plain, keyed = call(), call(key=["s", "lower"])
+    found = generate([plain], method=False, source=OPTIONS, qualname="cached", limit=60, elsewhere=[plain, keyed])
+    named = [dict((k[1], v) for k, v in json.loads(kw)[1]) for _, kw in found]
+    assert {"key": ["s", "lower"]} in named  # the value the other call gave
+    assert any("label" in n and n["label"] != ["s", "x"] for n in named)
+    assert all("typed" not in n and "maxsize" not in n for n in named)  # positional-only: never by name
+    assert generate([plain], method=False, source=OPTIONS, qualname="cached", limit=60,
+                    elsewhere=[plain, keyed]) == found
+    alone = generate([plain], method=False, source=OPTIONS, qualname="cached", limit=60)
+    assert all("key" not in dict((k[1], v) for k, v in json.loads(kw)[1]) for _, kw in alone)  # nothing made up
+
+
+def test_an_option_given_by_position_or_by_name_is_not_given_again():
+    source = "def f(a, flag=False, *, other=True):\n    return a\n"
+    by_position = (text(["l", [["i", "1"], ["b", False]]]), text(["d", []]))
+    by_name = (text(["l", [["i", "1"]]]), text(["d", [[["s", "flag"], ["b", True]]]]))
+    for observed in (by_position, by_name):
+        for args, kwargs in generate([observed], method=False, source=source, qualname="f", limit=40):
+            names = [k[1] for k, _ in json.loads(kwargs)[1]]
+            assert len(json.loads(args)[1]) + names.count("flag") <= 2 and names.count("flag") <= 1
+    turned = [json.loads(kw)[1] for _, kw in generate([by_name], method=False, source=source, qualname="f", limit=40)]
+    assert [[["s", "flag"], ["b", True]], [["s", "other"], ["b", False]]] in turned
+
+
+def test_a_methods_argument_also_takes_an_object_another_call_was_made_on():
+    """Two offsets compared with each other, where the tests compare one with ``None``."""
+    def call(offset, other):
+        return text(["l", [["o", "m:Offset", [["minutes", ["i", offset]]]], other]]), text(["d", []])
+
+    first, second = call("60", ["N"]), call("-30", ["i", "5"])
+    found = generate([first], method=True, limit=60, elsewhere=[first, second])
+    others = [json.loads(a)[1][1] for a, _ in found]
+    assert ["o", "m:Offset", [["minutes", ["i", "-30"]]]] in others
+    assert all(json.loads(a)[1][0] == ["o", "m:Offset", [["minutes", ["i", "60"]]]] for a, _ in found)
+
+
+def test_one_place_is_varied_alone_with_the_rest_as_observed():
+    """A weekday of 6 met in a call the tests made otherwise: not beside another change that raises first."""
+    observed = [(text(["l", [["i", "2024"], ["i", "1"], ["i", "2"], ["i", "1"]]]), text(["d", []]))]
+    found = [json.loads(a)[1] for a, _ in generate(observed, method=False, limit=80)]
+    alone = [call for call in found if sum(x != y for x, y in zip(call, json.loads(observed[0][0])[1])) == 1]
+    assert len(alone) >= len(found) // 4
+    assert {i for call in alone for i, x in enumerate(call) if x != json.loads(observed[0][0])[1][i]} == {0, 1, 2, 3}
+
+
+def test_a_list_argument_is_also_an_iterator_and_a_long_list_is_cut_short():
+    observed = [(text(["l", [["l", [["i", "3"], ["i", "4"], ["i", "5"]]]]]), text(["d", []]))]
+    firsts = [json.loads(a)[1][0] for a, _ in generate(observed, method=False, limit=60)]
+    assert ["it", [["i", "3"], ["i", "4"], ["i", "5"]]] in firsts
+    assert ["l", [["i", "3"]]] in firsts and ["l", [["i", "3"], ["i", "4"]]] in firsts
+
+
+def test_the_codes_float_constants_are_met_exactly_and_negated():
+    source = "def convert(value, unit):\n    if value < -1e-9:\n        raise ValueError(unit)\n    return value\n"
+    from bench.probes.own_code import float_constants_of
+
+    assert float_constants_of(source, "convert") == (-1e-9, 1e-9)
+    observed = [(text(["l", [["f", "300.0"], ["s", "K"]]]), text(["d", []]))]
+    calls = [json.loads(a)[1] for a, _ in generate(observed, method=False, source=source, qualname="convert",
+                                                   limit=80)]
+    assert [["f", "-1e-09"], ["s", "K"]] in calls
+
+
+def test_an_empty_container_the_tests_always_pass_empty_also_holds_a_value():
+    """``make_cache_key(args, kwargs={})``: the branch for keyword arguments is never reached otherwise."""
+    observed = [(text(["l", [["t", [["s", "bob"]]], ["d", []]]]), text(["d", []]))]
+    kwargs = [json.loads(a)[1][1] for a, _ in generate(observed, method=False, limit=60)]
+    filled = [k for k in kwargs if k[0] == "d" and k[1]]
+    assert filled and all(key[0] == "s" and key[1] for (key, _), *_ in [k[1] for k in filled])

@@ -49,6 +49,20 @@ class Liar(int):
     __hash__ = int.__hash__
 
 
+_MISSING = object()  # a library's marker for "not given": found again by this global
+ALIAS = _MISSING  # another name of the same marker: the least name is written, whatever the import order
+
+
+def _make_sentinel():
+    class Sentinel:
+        pass
+
+    return Sentinel()
+
+
+SENTINEL = _make_sentinel()
+
+
 def round_trip(value):
     written = encode(value)
     json.dumps(written)  # always JSON
@@ -149,3 +163,31 @@ def test_an_output_names_a_class_made_inside_a_function_which_an_input_cannot():
     assert written[0] == "o" and written[2] == [["n", ["i", "1"]]]
     assert written[1].startswith("~") and written[1].endswith("make.<locals>.Local")
     assert loose(Point(1, 2)) == encode(Point(1, 2))  # what can be found by name is written as before
+
+
+def test_a_generated_iterator_hands_over_a_lists_items_once_and_keeps_references_in_place():
+    """``["it", items]`` is never written by the encoder; generation makes it from a list argument. The items
+    inside take the list's place in the reference table (slot 1 here, the outer list being 0), so a later ``@``
+    still names what it named."""
+    shared = ["l", [["i", "1"]]]
+    made = decode(["l", [["it", [shared, ["i", "2"]]], ["@", 2]]])
+    iterator, again = made
+    assert not isinstance(iterator, list) and next(iterator) is again and next(iterator) == 2
+    assert list(iterator) == []  # walked once
+
+
+def test_a_bare_marker_is_written_by_the_least_global_that_holds_it_and_found_again():
+    """``_KWARG_MARK = object()``: a cache key holding it, or an argument a library passes it as, is written by
+    name instead of being refused; a marker no module global holds still cannot be written."""
+    written, back = round_trip([_MISSING, {"k": _MISSING}])
+    assert written == ["l", [["g", f"{__name__}:ALIAS"], ["d", [[["s", "k"], ["g", f"{__name__}:ALIAS"]]]]]]
+    assert back[0] is _MISSING and back[1]["k"] is _MISSING
+    with pytest.raises(runtime.Unserialisable, match="builtins:object"):
+        encode(object())
+
+
+def test_a_sentinel_of_a_class_made_inside_a_function_is_written_by_its_global():
+    """boltons' ``make_sentinel``: the class cannot be found by name, the one instance a module holds can."""
+    assert encode(SENTINEL) == ["g", f"{__name__}:SENTINEL"] and decode(["g", f"{__name__}:SENTINEL"]) is SENTINEL
+    with pytest.raises(runtime.Unserialisable, match="not importable"):
+        encode(type(SENTINEL)())

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from bench.probes.in_place import RECORDED_SITES, InPlaceProbe
 
-PROBE_VERSION = "16"
+PROBE_VERSION = "17"
 PER_TARGET = 150  # observed calls kept per target
 MAX_PROBES = 1200  # per task
 ROUNDS = 4
@@ -208,6 +208,9 @@ def _spread(inputs: list, cap: int) -> list:
     return sorted(chosen, key=lambda item: place[id(item)])
 
 
+VARIES = "the reference answers it differently each time"
+
+
 def _settle(spec, reference: Reference, targets, inputs, scratch: Path, limits, dropped: dict,
             unbuilt: list) -> tuple[Probe, ...]:
     """The inputs the reference answers alike, round after round; the observed inputs it could not build
@@ -216,6 +219,7 @@ def _settle(spec, reference: Reference, targets, inputs, scratch: Path, limits, 
     from bench.sandbox.cleanup import remove_tree
 
     current = list(inputs)
+    earlier: dict[tuple, str] = {}  # each kept input's answer so far, masked where a round found it varying
     for _ in range(ROUNDS):
         answers = []
         for attempt in range(2):
@@ -230,13 +234,14 @@ def _settle(spec, reference: Reference, targets, inputs, scratch: Path, limits, 
                 remove_tree(tree)
         kept = []
         for item, first, second in zip(current, answers[0].outputs, answers[1].outputs):
-            reason = _drop_reason(first, second)
+            answer, reason = _settled(first, second, earlier.get(item))
             if reason:
                 dropped[reason] = dropped.get(reason, 0) + 1
                 if item[3] == "observed" and first.startswith('["unbuildable"'):
                     unbuilt.append(item[:3])
             else:
-                kept.append((item, first))
+                kept.append((item, answer))
+        earlier = dict(kept)
         if len(kept) == len(current):
             return tuple(Probe(i, a, k, origin, out) for (i, a, k, origin), out in kept)
         current = [item for item, _ in kept]
@@ -244,12 +249,29 @@ def _settle(spec, reference: Reference, targets, inputs, scratch: Path, limits, 
     return ()
 
 
+def _settled(first: str, second: str, earlier: str | None) -> tuple[str, str]:
+    """The reference's answer to keep for one input, and why none is kept ("" when one is): two answers that
+    differ in some values only keep the rest (``compare.masked``), and so does an answer that differs so from
+    the one an earlier round kept."""
+    from bench.probes.compare import masked
+
+    reason = _drop_reason(first, second)
+    answer = first
+    if reason == VARIES:
+        answer = masked(first, second)
+        reason = "" if answer else VARIES
+    if not reason and earlier is not None and earlier != answer:
+        answer = masked(earlier, answer)
+        reason = "" if answer else VARIES
+    return answer, reason
+
+
 def _drop_reason(first: str, second: str) -> str:
     if not first or not second:
         return "the reference's replay stopped before it"
     kind = json.loads(first)[0]
     if first != second:
-        return "the reference answers it differently each time"
+        return VARIES
     return "" if kind in KEPT_KINDS else f"the reference's answer: {kind}"
 
 

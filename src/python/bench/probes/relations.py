@@ -9,7 +9,7 @@ import json
 from typing import Sequence
 
 from bench.probes.runs import written_text
-from bench.probes.strategies import MAX_POINTS, MAX_TEXT
+from bench.probes.strategies import MAX_POINTS, MAX_TEXT, Seeds, strategy_for
 
 MAX_ELSEWHERE = 16  # values one place of a target's calls holds across its observed calls, kept for others
 
@@ -169,3 +169,40 @@ def joined_call(positional, named, place, text: str) -> tuple[str, str]:
             args.append(_put(item, path, ["s", text]) if root == ("p", i) else item)
     kwargs = [[k, _put(v, path, ["s", text]) if root == ("k", i) else v] for i, (k, v) in enumerate(named[1])]
     return written_text(["l", args]), written_text(["d", kwargs])
+
+
+def omitted_options(parameters, by_name: dict, given_positions: int, named, seeds: Seeds, pool: dict):
+    """A strategy of the named arguments ``named`` with one more: a parameter the call leaves at its literal
+    default, given another value (a flag turned over, a number or text around the default, for a ``None``
+    default a value another observed call gave it). The tests often pass an option one way or not at all, and a
+    wrong variable hides in the branch they never take (``typed=True`` with no keyword arguments). None when the
+    call leaves no such parameter."""
+    from hypothesis import strategies as st
+
+    ordered, positional_only = parameters
+    taken = {k[1] for k, _ in named[1] if k[0] == "s"} | set(ordered[:given_positions]) | set(ordered[:positional_only])
+    options = []
+    for name, default in sorted(by_name.items()):
+        if name in taken:
+            continue
+        if default[0] == "N":
+            others = [v for v in pool.get(("k", written_text(["s", name])), ()) if v != default]
+            if name in ordered:
+                others += [v for v in pool.get(("p", ordered.index(name)), ()) if v != default and v not in others]
+            values = st.sampled_from(others) if others else None
+        else:
+            values = strategy_for(default, seeds).filter(lambda v, d=default: v != d)
+        if values is not None:
+            options.append(values.map(lambda v, name=name: ["d", [*named[1], [["s", name], v]]]))
+    return st.one_of(*options) if options else None
+
+
+def with_selves(pool: dict, index: int) -> dict:
+    """For a method's argument after ``self``: the values its other calls put there, and the objects they were
+    called on. An object met with another of its kind (``a == b``, ``a.merge(b)``) where the tests only ever
+    gave ``None`` or a plain value."""
+    selves = pool.get(("p", 0), ())
+    if index == 0 or not selves:
+        return pool
+    held = list(pool.get(("p", index), ()))
+    return {**pool, ("p", index): held + [s for s in selves if s not in held]}

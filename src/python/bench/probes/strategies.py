@@ -1,8 +1,8 @@
 """Strategies of written values (the codec's tagged form, ``bench.probes._probe_codec``) shaped like an observed
 one, for :mod:`bench.probes.generate`: an int around its value (its neighbours first), a float within its
-magnitude and the whole numbers near it, a str or bytes over the characters it and its neighbours use, a list,
+magnitude, the whole numbers near it and the code's own float constants, a str or bytes over the characters it and its neighbours use, a list,
 tuple or dict by one element drawn anew (the shape kept) or all of them, a bool also turned over, a set one
-element dropped, added or drawn anew, an object of a class statement one attribute drawn anew, a live argument
+element dropped, added or drawn anew, an empty list, tuple or dict also one or two plain values, an object of a class statement one attribute drawn anew, a live argument
 at an in-place site one of its own attributes; ``None``, references and other objects stay as they were."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ class Seeds:
     alphabet: str
     ints: tuple[int, ...] = ()
     strings: tuple[str, ...] = ()
+    floats: tuple[float, ...] = ()  # the code's float constants, each also negated (``kelvin < -1e-9``)
 
 
 def strategy_for(encoded, seeds: Seeds):
@@ -45,7 +46,8 @@ def strategy_for(encoded, seeds: Seeds):
             return st.just(encoded)
         span = max(1.0, abs(value) * 2)
         # whole numbers near it and the code's own constants too: a boundary (an expiry, a limit) is met exactly
-        near = sorted({value - 1.0, value + 1.0, float(round(value))} | {float(i) for i in seeds.ints[:16]})
+        near = sorted({value - 1.0, value + 1.0, float(round(value))} | {float(i) for i in seeds.ints[:16]}
+                      | set(seeds.floats[:16]))
         return st.one_of(st.just(value), st.floats(-span, span, allow_nan=False, allow_infinity=False),
                          st.sampled_from(near)).map(lambda v: ["f", repr(v)])
     if tag == "b" and isinstance(encoded[1], bool):
@@ -59,7 +61,10 @@ def strategy_for(encoded, seeds: Seeds):
         elements = st.one_of(*[strategy_for(x, seeds) for x in encoded[1][:8]])
         size = len(encoded[1])
         lists = st.lists(elements, min_size=max(0, size - 2), max_size=size + 2).map(lambda v: ["l", v])
-        return st.one_of(_one_changed(encoded, seeds), lists, st.just(["l", []]))
+        options = [_one_changed(encoded, seeds), lists, st.just(["l", []])]
+        if size > 2:  # its first one or two elements: the input that runs out early (an incomplete game)
+            options.append(st.sampled_from((1, 2)).map(lambda k: ["l", encoded[1][:k]]))
+        return st.one_of(*options)
     if tag == "t" and encoded[1]:
         whole = st.tuples(*[strategy_for(x, seeds) for x in encoded[1]]).map(lambda v: ["t", list(v)])
         return st.one_of(_one_changed(encoded, seeds), whole)
@@ -77,11 +82,28 @@ def strategy_for(encoded, seeds: Seeds):
         points = [strategy_for(v, seeds).map(lambda x, i=i: (i, x)) for i, (_, v) in enumerate(encoded[2][:MAX_POINTS])]
         return st.one_of(st.just(encoded), st.one_of(*points).map(
             lambda c: ["o", encoded[1], [[k, c[1] if i == c[0] else v] for i, (k, v) in enumerate(encoded[2])]]))
+    if tag in ("l", "t", "d") and not encoded[1]:
+        # an empty container the tests always pass empty (``kwargs={}``) also holds one or two plain values
+        return st.one_of(st.just(encoded), _filled(tag, seeds))
     if tag == "~" and len(encoded) > 1 and encoded[1]:
         # a live argument at an in-place site (bench.probes.in_place): one of its own attributes set anew
         return st.one_of(*[strategy_for(v, seeds).map(lambda x, k=k: ["~", [[k, x]]])
                            for k, v in encoded[1][:MAX_POINTS]])
     return st.just(encoded)
+
+
+def _filled(tag: str, seeds: Seeds):
+    """A list, tuple or dict of one or two values made of what the call and the code hold: a short str over
+    their characters, or one of the code's ints (a dict keyed by such a str)."""
+    from hypothesis import strategies as st
+
+    names = st.text(st.sampled_from(seeds.alphabet), min_size=1, max_size=6)
+    values = st.one_of(names.map(lambda v: ["s", v]),
+                       st.sampled_from(seeds.ints or (0, 1, 2)).map(lambda v: ["i", str(v)]))
+    if tag == "d":
+        return st.lists(st.tuples(names, values), min_size=1, max_size=2, unique_by=lambda kv: kv[0]).map(
+            lambda v: ["d", [[["s", k], x] for k, x in v]])
+    return st.lists(values, min_size=1, max_size=2).map(lambda v: [tag, v])
 
 
 def _one_dropped(encoded):

@@ -1,0 +1,110 @@
+"""What generation reads from a target's own code (the reference's text of its module), never run: its int,
+float and short str constants (a boundary is usually written there: ``0x660 <= cp``, ``kelvin < -1e-9``,
+``== "--"``), its parameters in order and their literal defaults (an optional parameter's default is a value the
+function is built to take)."""
+
+from __future__ import annotations
+
+from bench import pyast
+from bench.probes.strategies import MAX_TEXT
+
+
+def constants_of(source: str, qualname: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The int constants (and their neighbours) and short str literals of one function of ``source``."""
+    import ast
+
+    try:
+        tree = pyast.parse(source)
+    except SyntaxError:
+        return (), ()
+    node = function_node(tree.body, qualname.split("."))
+    if node is None:
+        return (), ()
+    ints, strings = set(), set()
+    for item in ast.walk(node):
+        if isinstance(item, ast.Constant):
+            if isinstance(item.value, int) and not isinstance(item.value, bool) and abs(item.value) < 1 << 62:
+                ints.update((item.value - 1, item.value, item.value + 1))
+            elif isinstance(item.value, str) and 0 < len(item.value) <= 24 and item is not _docstring(node):
+                strings.add(item.value)
+    return tuple(sorted(ints))[:64], tuple(sorted(strings))[:64]
+
+
+def float_constants_of(source: str, qualname: str) -> tuple[float, ...]:
+    """The float constants of one function of ``source``, each also negated: a bound is written there."""
+    import ast
+
+    try:
+        node = function_node(pyast.parse(source).body, qualname.split("."))
+    except SyntaxError:
+        return ()
+    if node is None:
+        return ()
+    found = {v for item in ast.walk(node) if isinstance(item, ast.Constant) and type(item.value) is float
+             for v in (item.value, -item.value)}
+    return tuple(sorted(found))[:32]
+
+
+def defaults_of(source: str, qualname: str) -> tuple[tuple, dict]:
+    """The literal defaults of one function's parameters (None, a bool, a number, a short str), written: by
+    position (``None`` where a parameter has none) and by name. An optional parameter's default is a value the
+    function is built to take, and its ``is None`` branch is where a wrong variable hides."""
+    try:
+        node = function_node(pyast.parse(source).body, qualname.split("."))
+    except SyntaxError:
+        node = None
+    if node is None:
+        return (), {}
+    spec = node.args
+    ordered = spec.posonlyargs + spec.args
+    pairs = list(zip(ordered[len(ordered) - len(spec.defaults):], spec.defaults))
+    pairs += [(a, d) for a, d in zip(spec.kwonlyargs, spec.kw_defaults) if d is not None]
+    written = {a.arg: literal(d) for a, d in pairs}
+    written = {name: value for name, value in written.items() if value is not None}
+    return tuple(written.get(a.arg) for a in ordered), written
+
+
+def parameters_of(source: str, qualname: str) -> tuple[tuple[str, ...], int]:
+    """The names of one function's positional parameters in order, and how many of them are positional-only."""
+    try:
+        node = function_node(pyast.parse(source).body, qualname.split("."))
+    except SyntaxError:
+        node = None
+    if node is None:
+        return (), 0
+    return tuple(a.arg for a in node.args.posonlyargs + node.args.args), len(node.args.posonlyargs)
+
+
+def function_node(body, path):
+    import ast
+
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == path[0]:
+            return node if len(path) == 1 else function_node(node.body, path[1:])
+    return None
+
+
+def _docstring(node):
+    import ast
+
+    first = node.body[0] if getattr(node, "body", None) else None
+    return first.value if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) else None
+
+
+def literal(node):
+    import ast
+
+    if not isinstance(node, ast.Constant):
+        return None
+    value = node.value
+    if value is None:
+        return ["N"]
+    if isinstance(value, bool):
+        return ["b", value]
+    if isinstance(value, int):
+        return ["i", str(value)]
+    if isinstance(value, float):
+        return ["f", repr(value)]
+    if isinstance(value, str) and len(value) <= MAX_TEXT:
+        return ["s", value]
+    return None
