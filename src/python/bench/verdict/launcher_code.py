@@ -20,8 +20,11 @@ from pathlib import Path
 from bench.errors import BenchError
 
 PYC_MAGIC_BYTES = 4  # what every interpreter checks before running a .pyc
+# Hash-based, unchecked: the header holds the text's hash, not the mtime of the file it was compiled from, so
+# compiling the same launcher again gives the same bytes (a .pyc run by path is never checked against a source).
 _COMPILE = ("import py_compile\n"
-            "py_compile.compile('launcher.py', cfile='launcher.pyc', dfile='launcher.py', doraise=True)\n")
+            "py_compile.compile('launcher.py', cfile='launcher.pyc', dfile='launcher.py', doraise=True,\n"
+            "                   invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)\n")
 _known: dict[str, bytes | None] = {}
 _lock = threading.Lock()
 

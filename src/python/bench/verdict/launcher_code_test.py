@@ -110,3 +110,15 @@ def test_an_edit_that_rewrites_the_launcher_it_started_from_changes_neither_the_
     assert cached.read_bytes()[32:] == code
     launcher_code._known.clear()
     assert launcher_code.launcher_bytecode(where, launcher_source()) == code
+
+
+def test_compiling_the_same_launcher_a_second_later_gives_the_same_bytes(task, where, tmp_path, monkeypatch):
+    """A timestamp .pyc carries the mtime of the file it was compiled from: a compile that crossed a second
+    boundary gave other bytes for the same launcher (met on a loaded machine). The header holds its hash."""
+    import time
+
+    first = launcher_code.launcher_bytecode(where, launcher_source())
+    shutil.rmtree(tmp_path / "cache" / "guard-launcher")
+    monkeypatch.setattr(launcher_code, "_known", {})
+    time.sleep(1.1)
+    assert launcher_code.launcher_bytecode(where, launcher_source()) == first and where.sandbox.runs == 2
