@@ -222,6 +222,8 @@ def make_codec(loose=False):
         return held[1]
 
     def index_globals():
+        """Index the globals of every module not indexed yet or grown since; how many modules that was."""
+        count = 0
         for module_name, module in _tuple(_dict_items(modules)):
             if _type(module) is not module_type or _type(module_name) is not str:
                 continue
@@ -230,6 +232,7 @@ def make_codec(loose=False):
             if known is not None and known[0] is module and known[1] == _len(names):
                 continue
             indexed[module_name] = (module, _len(names))
+            count += 1
             for key, x in _tuple(_dict_items(names)):
                 if _type(key) is not str or _type(x) in atoms or _type(x) is module_type:
                     continue
@@ -237,6 +240,7 @@ def make_codec(loose=False):
                 earlier = globals_index.get(_id(x))
                 if earlier is None or earlier[0] is not x or name < earlier[1]:
                     globals_index[_id(x)] = (x, name)
+        return count
 
     def still_holds(name, v):
         module_name, _, key = name.partition(":")
@@ -380,4 +384,7 @@ def make_codec(loose=False):
                 object.__setattr__(obj, name, back(value))
         return obj
 
+    # The in-place runtime indexes the module globals in the test process just before it forks a site's child,
+    # so each child starts with the index warm instead of building it anew (about 10 ms with pytest loaded).
+    encode.index_globals = index_globals
     return encode, decode

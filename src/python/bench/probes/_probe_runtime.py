@@ -147,6 +147,8 @@ def _wrap_targets(targets, observe, counts):
         else:
             replacement = probe
         setattr(owner, name, replacement)
+        if owner is module:
+            _rebind_in_registries(module, raw, replacement)
 
     def wrap_module(module):
         file = wanted.get(os.path.realpath(getattr(module, "__file__", "") or ""))
@@ -161,6 +163,19 @@ def _wrap_targets(targets, observe, counts):
                     counts[targets.index((file, qualname))] = [0, 0, "", "not found: " + type(exc).__name__]
 
     _install_hook(wrap_module)
+
+
+def _rebind_in_registries(module, raw, replacement):
+    """Put ``replacement`` wherever a dict or list among the module's own globals holds ``raw``: a registry such
+    as jinja2's ``FILTERS = {"abs": do_abs, …}`` is filled while the module runs, before any wrapping, and the
+    tests reach the function through it, never through the module's attribute."""
+    for held in list(object.__getattribute__(module, "__dict__").values()):
+        if type(held) is dict:
+            for key in [k for k, v in dict.items(held) if v is raw]:
+                dict.__setitem__(held, key, replacement)
+        elif type(held) is list:
+            for at in [i for i, v in enumerate(list.__iter__(held)) if v is raw]:
+                list.__setitem__(held, at, replacement)
 
 
 def _install_hook(after_exec):
@@ -239,6 +254,7 @@ def in_place(argv):
 
     encode, decode = make_codec()
     loose, _ = make_codec(loose=True)
+    index_globals = loose.index_globals  # bound before any code of the work dir runs
     dumps, fork, pipe, write, exit_now = json.dumps, os.fork, os.pipe, os.write, os._exit
     config = _config()
     fd = os.open(os.environ.pop("BENCH_CHANNEL_OUTPUTS"), os.O_WRONLY)  # unbuffered: a child shares nothing
@@ -259,6 +275,7 @@ def in_place(argv):
         """One child answers the site's inputs in turn, each call seeing what the earlier ones left (the same
         for the reference and the candidate: the order is the set's); it stops after a call that timed out,
         whose state nobody can repeat. An input it did not answer is written here."""
+        index_globals()  # once here, warm in every child after it, where a child's own index dies with it
         progress, done = pipe()
         child = fork()
         if child == 0:

@@ -103,3 +103,33 @@ def test_a_call_that_runs_out_of_time_ends_its_sites_answers(tmp_path, sites):
     answers = _in_place(tmp_path, sites[0], [1, -2, 1], seconds=0.5)
     assert _returned(answers[0])[0] == 1
     assert answers[1] == ["timeout"] and answers[2] == ["unanswered"]
+
+
+REGISTRY = '''
+def double(x):
+    return 2 * x
+
+
+FILTERS = {"double": double}  # filled while the module runs, before the recorder wraps ``double``
+CHAIN = [double]
+'''
+REGISTRY_TEST = '''
+from registry import CHAIN, FILTERS
+
+
+def test_box():
+    assert FILTERS["double"](3) == 6
+    assert CHAIN[0](4) == 8
+'''
+
+
+def test_calls_through_a_registry_of_the_module_are_recorded(tmp_path):
+    """jinja2 calls its filters through ``FILTERS``, a dict filled before the recorder wraps them: the wrapped
+    function is put there too, or no call of the tests is ever seen."""
+    (tmp_path / "registry.py").write_text(REGISTRY)
+    (tmp_path / "test_box.py").write_text(REGISTRY_TEST)
+    config = {"targets": [["registry.py", "double"]], "per_target": 10, "sites_per_target": 10}
+    lines = _run(tmp_path, "record", config)
+    calls = sorted(int(line[1][1][0][1]) for line in lines if isinstance(line, list) and line[0] == 0)
+    assert calls == [3, 4]
+    assert lines[-1]["counts"]["0"][:2] == [2, 0]

@@ -9,6 +9,7 @@ import decimal
 import enum
 import fractions
 import json
+import sys
 from typing import NamedTuple
 
 import pytest
@@ -191,3 +192,20 @@ def test_a_sentinel_of_a_class_made_inside_a_function_is_written_by_its_global()
     assert encode(SENTINEL) == ["g", f"{__name__}:SENTINEL"] and decode(["g", f"{__name__}:SENTINEL"]) is SENTINEL
     with pytest.raises(runtime.Unserialisable, match="not importable"):
         encode(type(SENTINEL)())
+
+
+def test_the_globals_index_warmed_before_a_fork_is_not_built_again(monkeypatch):
+    """The in-place runtime calls ``index_globals`` in the test process before it forks a site's child: the
+    child then finds a marker without indexing every module again (which cost each child about 10 ms), and a
+    module that gained a global since is the only one indexed anew."""
+    import types
+
+    codec, _ = runtime.make_codec(loose=True)
+    assert codec.index_globals() > 0  # every module, the first time
+    assert codec.index_globals() == 0  # nothing changed: nothing indexed again
+    assert codec(_MISSING) == ["g", f"{__name__}:ALIAS"]
+    grown = types.ModuleType("bench_probe_codec_grown")
+    monkeypatch.setitem(sys.modules, grown.__name__, grown)
+    grown.MARK = object()
+    assert codec.index_globals() == 1
+    assert codec(grown.MARK) == ["g", "bench_probe_codec_grown:MARK"]
