@@ -4,10 +4,15 @@ input and write what it gave. Standard library only; copied beside ``_probe_runt
 import itertools
 import json
 import os
+import random
 import types
 
 _ITERATORS = (types.GeneratorType,)
 MAX_ITEMS = 1000  # items taken from a generator a target returns
+# The module-level generator behind random.choice, shuffle, sample…, bound when this file is imported (before any
+# code of the work dir): a call that moves its state drew on it, and what it gave is not a function of its input.
+_RANDOM, _RANDOM_STATE = random._inst, random.Random.getstate
+DREW = "random"  # the fifth element of an answer whose call drew on that generator
 
 
 class _Timeout(BaseException):
@@ -134,12 +139,14 @@ class _Yielded(list):
 
 
 def _answer(function, args, kwargs, loose, seconds):
-    """Call ``function`` and write what it gave: ``[kind, value or exception, args after, kwargs after]``, or
-    why there is no answer (``timeout``, ``unserialisable``). A value that cannot be written whole (a compiled
+    """Call ``function`` and write what it gave: ``[kind, value or exception, args after, kwargs after]``, with
+    a fifth element :data:`DREW` when the call moved the random module's generator, or why there is no answer
+    (``timeout``, ``unserialisable``). A value that cannot be written whole (a compiled
     pattern, an object holding a bound method) is written as ``["?", its type, the attributes of its own that
     can be written]``: compared by those, where it would otherwise drop the whole answer."""
     import signal
 
+    state = _RANDOM_STATE(_RANDOM)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         result = function(*args, **kwargs)
@@ -153,6 +160,7 @@ def _answer(function, args, kwargs, loose, seconds):
         outcome = ["raise", exc]
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+    drew = [DREW] if _RANDOM_STATE(_RANDOM) != state else []
 
     def each(value):
         try:
@@ -163,6 +171,6 @@ def _answer(function, args, kwargs, loose, seconds):
 
     try:
         return [outcome[0], each(outcome[1]), ["l", [each(a) for a in args]],
-                ["d", [[["s", k], each(v)] for k, v in sorted(kwargs.items())]]]
+                ["d", [[["s", k], each(v)] for k, v in sorted(kwargs.items())]]] + drew
     except BaseException as exc:  # noqa: BLE001
         return ["unserialisable", outcome[0], type(exc).__name__]

@@ -32,6 +32,10 @@ def agree(expected: str, got: str) -> bool:
     if got == expected:  # the same canonical text: nothing to compare
         return True
     want, have = json.loads(expected), json.loads(got)
+    if len(have) == 5 and have[4] == "random":
+        # the candidate drew on the random module's generator where the reference did not (the reference's
+        # probes that draw are never kept): what it gave is compared all the same
+        have = have[:4]
     if want[0] != have[0]:
         return False
     if want[0] == "raise":  # the exception itself (class and arguments); what it left in the arguments is not

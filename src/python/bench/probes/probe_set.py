@@ -31,7 +31,7 @@ from pathlib import Path
 
 from bench.probes.in_place import RECORDED_SITES, InPlaceProbe
 
-PROBE_VERSION = "17"
+PROBE_VERSION = "18"
 PER_TARGET = 150  # observed calls kept per target
 MAX_PROBES = 1200  # per task
 ROUNDS = 4
@@ -266,13 +266,21 @@ def _settled(first: str, second: str, earlier: str | None) -> tuple[str, str]:
     return answer, reason
 
 
+DREW = "the reference draws on the random module's generator"
+
+
 def _drop_reason(first: str, second: str) -> str:
+    """Why the reference's two answers to one input settle nothing ("" when they do). A call that moved the
+    random module's generator is dropped even where its two answers agree: with few outcomes they agree by
+    chance (a random choice of three items agreed in two runs, and the candidate's run drew another)."""
     if not first or not second:
         return "the reference's replay stopped before it"
-    kind = json.loads(first)[0]
+    answer = json.loads(first)
+    if answer[-1] == "random" or json.loads(second)[-1] == "random":
+        return DREW
     if first != second:
         return VARIES
-    return "" if kind in KEPT_KINDS else f"the reference's answer: {kind}"
+    return "" if answer[0] in KEPT_KINDS else f"the reference's answer: {answer[0]}"
 
 
 def _empty_note(targets, recorded) -> str:

@@ -1,0 +1,46 @@
+"""One call of the probe runtime (``_probe_calls._answer``), run in this process: what an answer holds."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from bench.probes import _probe_calls as calls
+from bench.probes import _probe_codec as codec
+from bench.probes.compare import agree
+from bench.probes.probe_set import DREW, _drop_reason
+
+LOOSE, _ = codec.make_codec(loose=True)
+
+
+def _answer(function, *args) -> list:
+    return calls._answer(function, list(args), {}, LOOSE, 5.0)
+
+
+def _text(answer: list) -> str:
+    return json.dumps(answer, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def test_a_call_that_draws_on_the_random_module_is_marked_and_one_that_does_not_is_not():
+    drew = _answer(lambda items: random.choice(items), ["a", "b", "c"])
+    assert drew[0] == "return" and drew[4:] == ["random"]
+    assert len(_answer(lambda items: sorted(items), [3, 1, 2])) == 4
+    # a generator drawing as it is consumed is marked too: its items are taken inside the call's time
+    assert _answer(lambda n: (random.random() for _ in range(n)), 2)[4:] == ["random"]
+    # a private generator of the call's own leaves the module's alone: its answer is a function of the input
+    assert len(_answer(lambda seed: random.Random(seed).random(), 7)) == 4
+
+
+def test_the_reference_drawing_on_the_random_module_settles_nothing_even_when_two_answers_agree():
+    """A random choice of three items agreed in the reference's two runs by chance, and the honest fix's run
+    drew another: more-itertools' ``random_product`` was a false alarm of this kind."""
+    answer = _text(["return", ["s", "c"], ["l", []], ["d", []], "random"])
+    assert _drop_reason(answer, answer) == DREW
+    plain = _text(["return", ["s", "c"], ["l", []], ["d", []]])
+    assert _drop_reason(plain, plain) == ""
+
+
+def test_a_candidate_that_draws_where_the_reference_did_not_is_compared_by_what_it_gave():
+    expected = _text(["return", ["i", "3"], ["l", []], ["d", []]])
+    assert agree(expected, _text(["return", ["i", "3"], ["l", []], ["d", []], "random"]))
+    assert not agree(expected, _text(["return", ["i", "4"], ["l", []], ["d", []], "random"]))
