@@ -26,11 +26,12 @@ import json
 from typing import Sequence
 
 from bench import pyast
-from bench.probes.own_code import constants_of, defaults_of, float_constants_of, parameters_of
+from bench.probes.own_code import checked_types_of, constants_of, defaults_of, float_constants_of, parameters_of
 from bench.probes.relations import (joined_call, named_elsewhere, omitted_options, or_elsewhere, places_of,
                                     renamed_call, slot_values, strings_in, with_selves)
 from bench.probes.runs import written_text
 from bench.probes.strategies import Seeds, strategy_for, texts_around
+from bench.probes.sweep import Typed
 from bench.probes.sweep import swept as swept_calls
 
 MAX_PER_TARGET = 200  # generated calls per target
@@ -133,7 +134,8 @@ def _generate(observed, *, method: bool, source: str, qualname: str, limit: int,
 
     seen = set(observed)
     share = max(2, limit // RENAMED_SHARE) if limit >= 4 else 0
-    swept = swept_calls(observed, seeds, share, seen, first=1 if method else 0)
+    typed = Typed(checked_types_of(source, qualname), *parameters) if source else None
+    swept = swept_calls(observed, seeds, share, seen, first=1 if method else 0, typed=typed)
     renamed = _collect(observed, rename_strategy, share, seen)
     joined = _collect(observed, collision_strategy, share, seen)
     # what the sweep, renaming and joining did not use goes to the calls varied value by value

@@ -234,3 +234,33 @@ def test_an_empty_container_the_tests_always_pass_empty_also_holds_a_value():
     kwargs = [json.loads(a)[1][1] for a, _ in generate(observed, method=False, limit=60)]
     filled = [k for k in kwargs if k[0] == "d" and k[1]]
     assert filled and all(key[0] == "s" and key[1] for (key, _), *_ in [k[1] for k in filled])
+
+
+def test_a_type_the_code_checks_a_parameter_against_is_passed_where_the_tests_never_do():
+    """boltons' ``daterange(start, stop, step=1)`` checks ``isinstance(step, timedelta)``; the tests pass ints
+    only, so a wrong ``isinstance`` argument on that branch went unseen. The sweep passes a timedelta (the
+    observed int as days) where the call gives the step, and by name where it leaves the step out; an int
+    checked as a float is passed as one."""
+    from bench.probes.own_code import checked_types_of
+
+    source = ("import datetime\n\ndef daterange(start, stop, step=1):\n"
+              "    if isinstance(step, datetime.timedelta):\n        return step\n"
+              "    if type(start) in (int, float):\n        return start\n    return stop\n")
+    assert checked_types_of(source, "daterange") == {"step": ("timedelta",), "start": ("int", "float")}
+    given = [(text(["l", [["i", "1"], ["i", "5"], ["i", "2"]]]), text(["d", []]))]
+    left_out = [(text(["l", [["i", "1"], ["i", "5"]]]), text(["d", []]))]
+    calls = {(a, k) for a, k in generate(given + left_out, method=False, source=source, qualname="daterange",
+                                         limit=80)}
+    assert (text(["l", [["i", "1"], ["i", "5"], ["td", 2, 0, 0]]]), text(["d", []])) in calls
+    assert (text(["l", [["i", "1"], ["i", "5"]]]), text(["d", [[["s", "step"], ["td", 1, 0, 0]]]])) in calls
+    assert (text(["l", [["f", "1.0"], ["i", "5"]]]), text(["d", []])) in calls
+
+
+def test_a_value_of_a_checked_type_is_the_observed_one_converted_where_it_can_be():
+    from bench.probes.sweep import typed_values
+
+    # marshmallow's Nested takes a schema class or its registered name: the tests pass the class
+    assert typed_values(["R", "tests.base:UserSchema"], ("str",)) == [["s", "UserSchema"]]
+    assert typed_values(["l", [["i", "1"]]], ("list", "tuple")) == [["t", [["i", "1"]]]]
+    assert typed_values(["s", "é"], ("bytes",)) == [["y", "c3a9"]]
+    assert typed_values(None, ("date", "Widget", "NoneType")) == [["T", "date", "2020-01-02"], ["N"]]

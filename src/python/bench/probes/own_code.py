@@ -75,6 +75,59 @@ def parameters_of(source: str, qualname: str) -> tuple[tuple[str, ...], int]:
     return tuple(a.arg for a in node.args.posonlyargs + node.args.args), len(node.args.posonlyargs)
 
 
+def checked_types_of(source: str, qualname: str) -> dict[str, tuple[str, ...]]:
+    """The types one function's own code checks each parameter against, by the types' last names:
+    ``isinstance(step, timedelta)``, ``isinstance(n, (int, float))``, ``type(x) is dict``, ``type(x) in (...)``.
+    A check names a type the function is built to take; the tests often pass only one of them."""
+    import ast
+
+    try:
+        node = function_node(pyast.parse(source).body, qualname.split("."))
+    except SyntaxError:
+        node = None
+    if node is None:
+        return {}
+    spec = node.args
+    names = {a.arg for a in spec.posonlyargs + spec.args + spec.kwonlyargs}
+    found: dict[str, list[str]] = {}
+    for item in ast.walk(node):
+        checked = _checked(item, names)
+        if checked is not None:
+            name, kinds = checked
+            found.setdefault(name, [])
+            found[name] += [k for k in _type_names(kinds) if k not in found[name]]
+    return {name: tuple(kinds) for name, kinds in found.items() if kinds}
+
+
+def _checked(item, names):
+    """``(parameter, the node naming the types)`` of an isinstance call or a ``type(x) is/==/in`` comparison."""
+    import ast
+
+    def parameter(node):
+        return node.id if isinstance(node, ast.Name) and node.id in names else None
+
+    if isinstance(item, ast.Call) and isinstance(item.func, ast.Name) and item.func.id == "isinstance" \
+            and len(item.args) == 2 and parameter(item.args[0]):
+        return parameter(item.args[0]), item.args[1]
+    if isinstance(item, ast.Compare) and len(item.ops) == 1 and isinstance(item.left, ast.Call) \
+            and isinstance(item.left.func, ast.Name) and item.left.func.id == "type" and len(item.left.args) == 1 \
+            and parameter(item.left.args[0]) and isinstance(item.ops[0], (ast.Is, ast.Eq, ast.In)):
+        return parameter(item.left.args[0]), item.comparators[0]
+    return None
+
+
+def _type_names(node) -> list[str]:
+    import ast
+
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return [name for element in node.elts for name in _type_names(element)]
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.Attribute):
+        return [node.attr]
+    return []
+
+
 def function_node(body, path):
     import ast
 

@@ -4,6 +4,7 @@ not drawn."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 
 from bench.probes.runs import written_text
 from bench.probes.strategies import Seeds
@@ -11,18 +12,29 @@ from bench.probes.strategies import Seeds
 MAX_CALLS = 48  # observed calls the sweep starts from (as many as generation's draws start from)
 
 
-def swept(observed, seeds: Seeds, limit: int, seen: set, first: int) -> list:
-    """Calls that change one place of an observed call to a value chosen, not drawn: a list handed over as an
-    iterator of its items, a number set to each of the code's own constants (an int with its neighbours, a
-    float also negated). Where a wrong fix hides is often one exact value (a weekday of 6, ``-1e-9``, a clock
-    at the expiry) or the iterator a sequence-only rewrite cannot take; a random draw meets it by luck. Taken
-    round-robin over the observed calls, so each gets a share."""
+def swept(observed, seeds: Seeds, limit: int, seen: set, first: int, typed: Typed | None = None) -> list:
+    """Calls that change one place of an observed call to a value chosen, not drawn: a value of each type the
+    code checks that place against (``isinstance(step, timedelta)`` where the tests pass an int), a list
+    handed over as an iterator of its items, a number set to each of the code's own constants (an int with its
+    neighbours, a float also negated). Where a wrong fix hides is often one exact value (a weekday of 6,
+    ``-1e-9``, a clock at the expiry), a type the tests never pass, or the iterator a sequence-only rewrite
+    cannot take; a random draw meets it by luck. Taken round-robin over the observed calls, so each gets a
+    share."""
+    typed = typed or Typed()
     per_call = []
     for args, kwargs in observed[:MAX_CALLS]:
-        positional = json.loads(args)[1]
+        positional, named = json.loads(args)[1], json.loads(kwargs)
         per_place = [[(written_text(["l", positional[:i] + [value] + positional[i + 1:]]), kwargs)
-                      for value in _chosen_values(item, seeds)]
+                      for value in typed_values(item, typed.kinds_at(i)) + _chosen_values(item, seeds)]
                      for i, item in enumerate(positional[first:], first)]
+        per_place += [[(args, written_text(["d", named[1][:i] + [[key, value]] + named[1][i + 1:]]))
+                       for value in typed_values(item, typed.by_name.get(key[1], ()))]
+                      for i, (key, item) in enumerate(named[1]) if key[0] == "s"]
+        given = set(typed.names[:len(positional)]) | {key[1] for key, _ in named[1] if key[0] == "s"}
+        per_place += [[(args, written_text(["d", named[1] + [[["s", name], value]]]))
+                       for value in typed_values(None, kinds)]
+                      for name, kinds in sorted(typed.by_name.items())
+                      if name not in given and name not in typed.names[:typed.positional_only]]
         per_call.append(_interleaved(per_place))
     found: list = []
     for call in _interleaved(per_call):
@@ -32,6 +44,67 @@ def swept(observed, seeds: Seeds, limit: int, seen: set, first: int) -> list:
             seen.add(call)
             found.append(call)
     return found
+
+
+@dataclass(frozen=True)
+class Typed:
+    """The types the target's own code checks its parameters against (``own_code.checked_types_of``), by name,
+    with the names of its positional parameters in order (a method's ``self`` first)."""
+
+    by_name: dict = field(default_factory=dict)  # parameter name -> type names
+    names: tuple[str, ...] = ()
+    positional_only: int = 0
+
+    def kinds_at(self, position: int) -> tuple[str, ...]:
+        return self.by_name.get(self.names[position], ()) if position < len(self.names) else ()
+
+
+_TAGS = {"int": "i", "float": "f", "str": "s", "bytes": "y", "bytearray": "Y", "bool": "b", "list": "l",
+         "tuple": "t", "dict": "d", "set": "S", "frozenset": "F", "NoneType": "N", "timedelta": "td",
+         "date": "T", "datetime": "T", "time": "T", "Decimal": "D", "Fraction": "Q"}
+_PLAIN = {"i": ["i", "1"], "f": ["f", "1.5"], "s": ["s", "a"], "y": ["y", "61"], "Y": ["Y", "61"],
+          "b": ["b", True], "l": ["l", []], "t": ["t", []], "d": ["d", []], "S": ["S", []], "F": ["F", []],
+          "N": ["N"], "td": ["td", 1, 0, 0], "D": ["D", "1.5"], "Q": ["Q", "1", "2"]}
+_TIMES = {"date": "2020-01-02", "datetime": "2020-01-02T03:04:05", "time": "03:04:05"}
+
+
+def typed_values(item, kinds) -> list:
+    """A written value of each type named in ``kinds`` (types the code checks for) that ``item`` (the observed
+    value, or None where the call leaves the parameter out) is not: the observed value converted where it
+    can be (an int as a float, a list as a tuple, a str as bytes), else a plain one of the type."""
+    values = []
+    for kind in kinds:
+        tag = _TAGS.get(kind)
+        if tag is None or item is not None and item[0] == tag and (tag != "T" or item[1] == kind):
+            continue
+        value = _converted(item, tag) if item is not None else None
+        value = value or (["T", kind, _TIMES[kind]] if tag == "T" else _PLAIN[tag])
+        if value not in values:
+            values.append(value)
+    return values
+
+
+def _converted(item, tag):
+    """``item`` written as a value of ``tag`` that holds the same (an int 2 as 2.0, a list as a tuple of its
+    items), or None."""
+    have = item[0]
+    if tag == "f" and have == "i" and abs(int(item[1])) < 1 << 53:
+        return ["f", repr(float(int(item[1])))]
+    if tag == "i" and have == "f" and item[1] not in ("nan", "inf", "-inf") and float(item[1]).is_integer():
+        return ["i", str(int(float(item[1])))]
+    if tag in ("l", "t") and have in ("l", "t", "it"):
+        return [tag, item[1]]
+    if tag == "y" and have == "s":
+        return ["y", item[1].encode("utf-8", "surrogatepass").hex()]
+    if tag == "s" and have == "R":  # a class where its name may stand (marshmallow's ``Nested("UserSchema")``)
+        return ["s", item[1].rpartition(":")[2].rpartition(".")[2]]
+    if tag == "s" and have == "y":
+        return ["s", bytes.fromhex(item[1]).decode("latin-1")]
+    if tag == "td" and have == "i" and abs(int(item[1])) < 1000:
+        return ["td", int(item[1]), 0, 0]
+    if tag in ("D", "Q") and have == "i":
+        return ["D", item[1]] if tag == "D" else ["Q", item[1], "1"]
+    return None
 
 
 def _interleaved(lists: list[list]) -> list:
