@@ -264,3 +264,18 @@ def test_a_value_of_a_checked_type_is_the_observed_one_converted_where_it_can_be
     assert typed_values(["l", [["i", "1"]]], ("list", "tuple")) == [["t", [["i", "1"]]]]
     assert typed_values(["s", "é"], ("bytes",)) == [["y", "c3a9"]]
     assert typed_values(None, ("date", "Widget", "NoneType")) == [["T", "date", "2020-01-02"], ["N"]]
+
+
+def test_a_type_the_code_checks_an_attribute_of_a_live_argument_against_is_set_there():
+    """marshmallow's ``Nested.schema`` reads ``nested = self.nested`` and checks ``isinstance(nested, str)``:
+    the tests build every field with a schema class, so the branch for a schema's registered name went
+    unseen. In place, the live ``self`` gets the class's name as that attribute."""
+    from bench.probes.own_code import checked_types_of
+
+    source = ("class Nested:\n    def schema(self, strict=False):\n        nested = self.nested\n"
+              "        if isinstance(nested, str):\n            return nested\n        return strict\n")
+    assert checked_types_of(source, "Nested.schema") == {"self.nested": ("str",)}
+    live = ["~", [[["s", "nested"], ["R", "tests.base:UserSchema"]], [["s", "many"], ["b", False]]]]
+    observed = [(text(["l", [live]]), text(["d", []]))]
+    calls = [a for a, _ in generate(observed, method=True, source=source, qualname="Nested.schema", limit=40)]
+    assert text(["l", [["~", [[["s", "nested"], ["s", "UserSchema"]]]]]]) in calls

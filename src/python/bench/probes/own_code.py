@@ -76,9 +76,10 @@ def parameters_of(source: str, qualname: str) -> tuple[tuple[str, ...], int]:
 
 
 def checked_types_of(source: str, qualname: str) -> dict[str, tuple[str, ...]]:
-    """The types one function's own code checks each parameter against, by the types' last names:
-    ``isinstance(step, timedelta)``, ``isinstance(n, (int, float))``, ``type(x) is dict``, ``type(x) in (...)``.
-    A check names a type the function is built to take; the tests often pass only one of them."""
+    """The types one function's own code checks each parameter (``"step"``) or attribute of one
+    (``"self.nested"``) against, by the types' last names: ``isinstance(step, timedelta)``, ``isinstance(n,
+    (int, float))``, ``type(x) is dict``, ``type(x) in (...)``, also through a local assigned from it. A check
+    names a type the function is built to take; the tests often pass only one of them."""
     import ast
 
     try:
@@ -88,10 +89,10 @@ def checked_types_of(source: str, qualname: str) -> dict[str, tuple[str, ...]]:
     if node is None:
         return {}
     spec = node.args
-    names = {a.arg for a in spec.posonlyargs + spec.args + spec.kwonlyargs}
+    aliases = _aliases(node, {a.arg for a in spec.posonlyargs + spec.args + spec.kwonlyargs})
     found: dict[str, list[str]] = {}
     for item in ast.walk(node):
-        checked = _checked(item, names)
+        checked = _checked(item, aliases)
         if checked is not None:
             name, kinds = checked
             found.setdefault(name, [])
@@ -99,12 +100,51 @@ def checked_types_of(source: str, qualname: str) -> dict[str, tuple[str, ...]]:
     return {name: tuple(kinds) for name, kinds in found.items() if kinds}
 
 
-def _checked(item, names):
-    """``(parameter, the node naming the types)`` of an isinstance call or a ``type(x) is/==/in`` comparison."""
+def _aliases(node, parameters: set[str]) -> dict[str, str]:
+    """Each parameter by its own name, and each local name assigned from exactly one parameter or attribute of
+    one (or from a name so assigned), by that: ``y_step, m_step, d_step = step`` makes ``d_step`` stand for
+    ``step``, ``nested = self.nested`` makes ``nested`` stand for ``self.nested``; a check of the local is a
+    check of what the caller passed (or of what the object it passed holds)."""
+    import ast
+
+    aliases = {name: name for name in parameters}
+    assigns = [item for item in ast.walk(node) if isinstance(item, ast.Assign)]
+    grown = True
+    while grown:
+        grown = False
+        for item in assigns:
+            sources = {_source(n, aliases) for n in ast.walk(item.value)} - {None}
+            if isinstance(item.value, ast.Attribute) and _source(item.value, aliases):
+                sources = {_source(item.value, aliases)}  # ``x = self.attr``: the attribute, not ``self``
+            if len(sources) != 1:
+                continue
+            for target in item.targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name) and name.id not in aliases:
+                        aliases[name.id] = next(iter(sources))
+                        grown = True
+    return aliases
+
+
+def _source(node, aliases):
+    """What ``node`` stands for: a parameter (``step``), an attribute of one (``self.nested``), or None."""
+    import ast
+
+    if isinstance(node, ast.Name):
+        return aliases.get(node.id)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases \
+            and "." not in aliases[node.value.id]:
+        return aliases[node.value.id] + "." + node.attr
+    return None
+
+
+def _checked(item, aliases):
+    """``(what is checked, the node naming the types)`` of an isinstance call or a ``type(x) is/==/in``
+    comparison, what is checked being a parameter or an attribute of one (see :func:`_aliases`)."""
     import ast
 
     def parameter(node):
-        return node.id if isinstance(node, ast.Name) and node.id in names else None
+        return _source(node, aliases)
 
     if isinstance(item, ast.Call) and isinstance(item.func, ast.Name) and item.func.id == "isinstance" \
             and len(item.args) == 2 and parameter(item.args[0]):

@@ -27,6 +27,11 @@ def swept(observed, seeds: Seeds, limit: int, seen: set, first: int, typed: Type
         per_place = [[(written_text(["l", positional[:i] + [value] + positional[i + 1:]]), kwargs)
                       for value in typed_values(item, typed.kinds_at(i)) + _chosen_values(item, seeds)]
                      for i, item in enumerate(positional[first:], first)]
+        # a live argument (``self`` too): an attribute of its own the code checks, given a value of each type
+        per_place += [[(written_text(["l", positional[:i] + [["~", [[key, value]]]] + positional[i + 1:]]), kwargs)
+                       for key, held in item[1] if key[0] == "s"
+                       for value in typed_values(held, typed.kinds_at(i, key[1]))]
+                      for i, item in enumerate(positional) if item[0] == "~" and len(item) > 1]
         per_place += [[(args, written_text(["d", named[1][:i] + [[key, value]] + named[1][i + 1:]]))
                        for value in typed_values(item, typed.by_name.get(key[1], ()))]
                       for i, (key, item) in enumerate(named[1]) if key[0] == "s"]
@@ -34,7 +39,7 @@ def swept(observed, seeds: Seeds, limit: int, seen: set, first: int, typed: Type
         per_place += [[(args, written_text(["d", named[1] + [[["s", name], value]]]))
                        for value in typed_values(None, kinds)]
                       for name, kinds in sorted(typed.by_name.items())
-                      if name not in given and name not in typed.names[:typed.positional_only]]
+                      if "." not in name and name not in given and name not in typed.names[:typed.positional_only]]
         per_call.append(_interleaved(per_place))
     found: list = []
     for call in _interleaved(per_call):
@@ -51,12 +56,15 @@ class Typed:
     """The types the target's own code checks its parameters against (``own_code.checked_types_of``), by name,
     with the names of its positional parameters in order (a method's ``self`` first)."""
 
-    by_name: dict = field(default_factory=dict)  # parameter name -> type names
+    by_name: dict = field(default_factory=dict)  # parameter name, or "name.attribute" -> type names
     names: tuple[str, ...] = ()
     positional_only: int = 0
 
-    def kinds_at(self, position: int) -> tuple[str, ...]:
-        return self.by_name.get(self.names[position], ()) if position < len(self.names) else ()
+    def kinds_at(self, position: int, attribute: str = "") -> tuple[str, ...]:
+        """The types checked for the parameter at ``position``, or for its ``attribute``."""
+        if position >= len(self.names):
+            return ()
+        return self.by_name.get(self.names[position] + ("." + attribute if attribute else ""), ())
 
 
 _TAGS = {"int": "i", "float": "f", "str": "s", "bytes": "y", "bytearray": "Y", "bool": "b", "list": "l",
