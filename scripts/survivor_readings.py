@@ -1,6 +1,8 @@
 """Near misses that survive the tests and the probes, read by hand: equivalent to the fix, or a wrong fix missed.
 
-    python scripts/survivor_readings.py material OUT [SELECTOR]     one Markdown file a survivor, and its trees
+    python scripts/survivor_readings.py material OUT [SELECTOR] [--unread]
+                                                 one Markdown file a survivor (--unread: only those no reading
+                                                 has yet, after a new probe version), and its trees
     python scripts/survivor_readings.py import TABLE.md --reading LABEL
     python scripts/survivor_readings.py show [SELECTOR]             the record's verdicts, survivor by survivor
 
@@ -55,6 +57,11 @@ def survivors(specs) -> list[tuple]:
     return found
 
 
+def unread_only(found: list[tuple], record: dict) -> list[tuple]:
+    """The survivors of ``found`` that no reading in ``record`` has named yet."""
+    return [(spec, identity) for spec, identity in found if not record.get(survivor_key(spec.task_id, identity))]
+
+
 def read_record(root: Path = ROOT) -> dict:
     path = root / RECORD
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
@@ -105,12 +112,14 @@ def material_text(number: int, spec, identity, fixed: Path, probed: list[str]) -
             f"## `{name}` in the fix (`>>` marks the near miss's line)\n\n```python\n{body}\n```\n")
 
 
-def do_material(out: Path, selector: str) -> int:
+def do_material(out: Path, selector: str, unread: bool = False) -> int:
     from bench.probes import store
     from bench.source.workspace import prepare
     from bench.spec.load import discover, load_all, select
 
     found = survivors(select(load_all(discover(ROOT)), selector))
+    if unread:
+        found = unread_only(found, read_record())
     out.mkdir(parents=True, exist_ok=True)
     trees: dict[str, Path] = {}
     with tempfile.TemporaryDirectory(prefix="bench-survivors-") as scratch:
@@ -183,6 +192,7 @@ def main(argv=None) -> int:
     material = sub.add_parser("material")
     material.add_argument("out", type=Path)
     material.add_argument("selector", nargs="?", default="all")
+    material.add_argument("--unread", action="store_true", help="only the survivors no reading has yet")
     imported = sub.add_parser("import")
     imported.add_argument("table", type=Path)
     imported.add_argument("--reading", required=True)
@@ -190,7 +200,7 @@ def main(argv=None) -> int:
     show.add_argument("selector", nargs="?", default="all")
     args = parser.parse_args(argv)
     if args.command == "material":
-        return do_material(args.out, args.selector)
+        return do_material(args.out, args.selector, args.unread)
     if args.command == "import":
         return do_import(args.table, args.reading)
     return do_show(args.selector)

@@ -50,3 +50,14 @@ def test_the_enclosing_function_is_the_innermost_with_its_decorators():
     assert survivor_readings.enclosing_function(source, 7) == (6, 7, "C.f.g")
     assert survivor_readings.enclosing_function(source, 8) == (4, 8, "C.f")
     assert survivor_readings.enclosing_function(source, 10) == (1, 10, "<module>")
+
+
+def test_unread_keeps_only_the_survivors_no_reading_has_named():
+    """After a new probe version, the survivors read before keep their verdicts: only the new ones go out."""
+    from types import SimpleNamespace
+
+    spec = SimpleNamespace(task_id="t")
+    old, new = ("a.py", "wrong_variable", 3, 10, 12), ("a.py", "comparison", 5, 20, 21)
+    record = {survivor_already: [{"reading": "r1", "verdict": "differs"}]
+              for survivor_already in [survivor_readings.survivor_key("t", old)]}
+    assert survivor_readings.unread_only([(spec, old), (spec, new)], record) == [(spec, new)]
