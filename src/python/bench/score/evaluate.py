@@ -18,6 +18,7 @@ from bench.loop.signature import candidate_digest, failure_signature, top_error_
 from bench.probes.verify import Verification
 # clean_text and full_feedback are also read from here (bench check, predictions)
 from bench.score.feedback import clean_text, count_feedback, full_feedback, invalid_edit_feedback  # noqa: F401
+from bench.score.spare_core import busy
 from bench.score.task_env import PreparedTask, limits_for
 from bench.verdict.grade import Verdict, grade
 from bench.verdict.run_tests import GuardRequest, run_tests
@@ -81,7 +82,8 @@ def evaluate(task: PreparedTask, tree: Path, reply: str, *, cache=None, fresh_co
     # runs anywhere).
     clean = not scan or not scan_findings(task, sources)
     verification = begin_verification(task, sources, cache=cache) if verify and clean else None
-    verdict = judge(task, tree, sources, cache=cache, fresh_copy=fresh_copy, scan=scan)
+    with busy():
+        verdict = judge(task, tree, sources, cache=cache, fresh_copy=fresh_copy, scan=scan)
     verified = verification() if verification is not None and verdict.resolved else None
     return _evaluation(task, verdict, sources, tuple(c.path for c in applied.files), applied.diff, verified)
 

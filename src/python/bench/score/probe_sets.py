@@ -17,6 +17,7 @@ from pathlib import Path
 from bench.probes.probe_set import PROBE_VERSION, ProbeSet, Reference
 from bench.probes.verify import Verification
 from bench.sandbox.cleanup import scratch_dir, tree_scratch
+from bench.score.spare_core import busy, spare_for
 from bench.score.task_env import PreparedTask, limits_for
 
 REPLAY_WALL_SECONDS = 180.0
@@ -95,7 +96,7 @@ def verify_candidate(task: PreparedTask, sources, *, cache=None, replayed: Verif
         result = replayed
     else:
         reference = reference_of(task, with_sources=False)
-        with tree_scratch(task.pristine, "bench-verify-") as scratch:
+        with busy(), tree_scratch(task.pristine, "bench-verify-") as scratch:
             result = verify(probe_set, reference, tuple(sources), Path(scratch), limits=replay_limits(task),
                             source_files=task.spec.source_files, reference_again=lambda: reference_of(task).sources)
     if key is not None:
@@ -115,13 +116,15 @@ _replays: ThreadPoolExecutor | None = None
 
 
 def begin_verification(task: PreparedTask, sources, *, cache=None):
-    """Start the candidate's replay beside its test run, when the task's probe set is already at hand; returns
-    the function that gives the verification (call it only for a resolved verdict). The replay runs in a
-    sandbox and a tree of its own, so it shares nothing with the test run; the time it costs is hidden behind
-    that run's, and a verdict that is not resolved simply drops it. Without the probe set at hand nothing
-    starts: the set is built, and the replay made, only for a resolved verdict."""
+    """Start the candidate's replay beside its test run, when the task's probe set is already at hand and a
+    core is spare for it (:mod:`bench.score.spare_core`); returns the function that gives the verification
+    (call it only for a resolved verdict). The replay runs in a sandbox and a tree of its own, so it shares
+    nothing with the test run; the time it costs is hidden behind that run's, and a verdict that is not
+    resolved simply drops it. Otherwise nothing starts: the set is built, and the replay made, only for a
+    resolved verdict."""
     global _replays
-    if not _probe_set_at_hand(task):
+    # the replay beside the run only on a core neither it nor the run would take from another run (spare_core)
+    if not _probe_set_at_hand(task) or not spare_for(2):
         return lambda: verify_candidate(task, sources, cache=cache)
     probe_set = probe_set_for(task)
     key = _verify_key(cache, probe_set, sources)
@@ -137,7 +140,7 @@ def begin_verification(task: PreparedTask, sources, *, cache=None):
 def _replay_once(task: PreparedTask, probe_set: ProbeSet, sources) -> Verification:
     from bench.probes.verify import verify
 
-    with tree_scratch(task.pristine, "bench-verify-") as scratch:
+    with busy(), tree_scratch(task.pristine, "bench-verify-") as scratch:
         return verify(probe_set, reference_of(task, with_sources=False), sources, Path(scratch),
                       limits=replay_limits(task), source_files=task.spec.source_files)
 
