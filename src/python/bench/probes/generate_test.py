@@ -279,3 +279,30 @@ def test_a_type_the_code_checks_an_attribute_of_a_live_argument_against_is_set_t
     observed = [(text(["l", [live]]), text(["d", []]))]
     calls = [a for a, _ in generate(observed, method=True, source=source, qualname="Nested.schema", limit=40)]
     assert text(["l", [["~", [[["s", "nested"], ["s", "UserSchema"]]]]]]) in calls
+
+
+def test_a_deeply_nested_value_is_described_once_a_part(monkeypatch):
+    """A container's parts were made twice at every level (all drawn anew, one drawn anew): an in-place site's
+    object holding a tree five deep took 290 s to describe, and a whole-pool run stalled on boltons. Each part
+    is now made once and shared by both branches, which draw exactly as before."""
+    from bench.probes import strategies
+    from bench.probes.strategies import Seeds, strategy_for
+
+    value = ["i", "1"]
+    for depth in range(8):
+        value = ["l", [value, ["d", [[["s", f"k{depth}"], value]]], ["t", [value, ["s", "x"]]]]]
+
+    def parts(v) -> int:
+        inside = v[1] if v[0] in ("l", "t") else [x for _, x in v[1]] if v[0] == "d" else []
+        return 1 + sum(parts(x) for x in inside)
+
+    made, inner, total = [], strategies.strategy_for, parts(value)
+
+    def counted(encoded, seeds):
+        made.append(1)
+        assert len(made) <= total, "a part described more than once"
+        return inner(encoded, seeds)
+
+    monkeypatch.setattr(strategies, "strategy_for", counted)
+    strategy_for(value, Seeds(alphabet="abc"))
+    assert len(made) == total - 1  # every part below the top once

@@ -57,20 +57,25 @@ def strategy_for(encoded, seeds: Seeds):
     if tag in ("y", "Y"):
         size = min(MAX_TEXT, len(encoded[1]) // 2 + 3)
         return st.one_of(st.just(bytes.fromhex(encoded[1])), st.binary(max_size=size)).map(lambda v: [tag, v.hex()])
+    # A container's parts are made once and used by both of its branches (all drawn anew, one drawn anew):
+    # made twice at every level, a value nested ten deep cost 2 ** 10 times its size, minutes for one call.
     if tag == "l" and encoded[1]:
-        elements = st.one_of(*[strategy_for(x, seeds) for x in encoded[1][:8]])
+        parts = [strategy_for(x, seeds) for x in encoded[1][:MAX_POINTS]]
+        elements = st.one_of(*parts[:8])
         size = len(encoded[1])
         lists = st.lists(elements, min_size=max(0, size - 2), max_size=size + 2).map(lambda v: ["l", v])
-        options = [_one_changed(encoded, seeds), lists, st.just(["l", []])]
+        options = [_one_changed(encoded, parts), lists, st.just(["l", []])]
         if size > 2:  # its first one or two elements: the input that runs out early (an incomplete game)
             options.append(st.sampled_from((1, 2)).map(lambda k: ["l", encoded[1][:k]]))
         return st.one_of(*options)
     if tag == "t" and encoded[1]:
-        whole = st.tuples(*[strategy_for(x, seeds) for x in encoded[1]]).map(lambda v: ["t", list(v)])
-        return st.one_of(_one_changed(encoded, seeds), whole)
+        parts = [strategy_for(x, seeds) for x in encoded[1]]
+        whole = st.tuples(*parts).map(lambda v: ["t", list(v)])
+        return st.one_of(_one_changed(encoded, parts), whole)
     if tag == "d" and encoded[1]:
-        values = [strategy_for(v, seeds).map(lambda x, k=k: [k, x]) for k, v in encoded[1]]
-        return st.one_of(_one_changed(encoded, seeds), st.tuples(*values).map(lambda v: ["d", list(v)]),
+        parts = [strategy_for(v, seeds) for _, v in encoded[1]]
+        values = [part.map(lambda x, k=k: [k, x]) for part, (k, _) in zip(parts, encoded[1])]
+        return st.one_of(_one_changed(encoded, parts), st.tuples(*values).map(lambda v: ["d", list(v)]),
                          _one_dropped(encoded), st.just(["d", []]))
     if tag in ("S", "F") and encoded[1]:
         # a set keeps its size but for one element dropped, added or drawn anew (sorted as the codec sorts)
@@ -114,17 +119,17 @@ def _one_dropped(encoded):
     return st.integers(0, len(items) - 1).map(lambda i: ["d", [x for j, x in enumerate(encoded[1]) if j != i]])
 
 
-def _one_changed(encoded, seeds: Seeds):
+def _one_changed(encoded, parts):
     """The same list, tuple or dict with one element (a dict: one value) drawn anew and the rest as they were:
     the shape a function checks (a 9 × 9 grid, a record of fixed fields) is kept, and the one change is where
-    a boundary is found."""
+    a boundary is found. ``parts``: the strategies of its elements (values), in order."""
     from hypothesis import strategies as st
 
     tag, items = encoded[0], encoded[1][:MAX_POINTS]
     if tag == "d":
-        points = [strategy_for(v, seeds).map(lambda x, i=i, k=k: (i, [k, x])) for i, (k, v) in enumerate(items)]
+        points = [part.map(lambda x, i=i, k=k: (i, [k, x])) for i, (part, (k, _)) in enumerate(zip(parts, items))]
     else:
-        points = [strategy_for(x, seeds).map(lambda x, i=i: (i, x)) for i, x in enumerate(items)]
+        points = [part.map(lambda x, i=i: (i, x)) for i, (part, _) in enumerate(zip(parts, items))]
 
     def put(change):
         index, value = change
