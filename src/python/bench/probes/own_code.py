@@ -5,6 +5,8 @@ function is built to take)."""
 
 from __future__ import annotations
 
+import functools
+
 from bench import pyast
 from bench.probes.strategies import MAX_TEXT
 
@@ -13,11 +15,7 @@ def constants_of(source: str, qualname: str) -> tuple[tuple[int, ...], tuple[str
     """The int constants (and their neighbours) and short str literals of one function of ``source``."""
     import ast
 
-    try:
-        tree = pyast.parse(source)
-    except SyntaxError:
-        return (), ()
-    node = function_node(tree.body, qualname.split("."))
+    node = _node(source, qualname)
     if node is None:
         return (), ()
     ints, strings = set(), set()
@@ -34,10 +32,7 @@ def float_constants_of(source: str, qualname: str) -> tuple[float, ...]:
     """The float constants of one function of ``source``, each also negated: a bound is written there."""
     import ast
 
-    try:
-        node = function_node(pyast.parse(source).body, qualname.split("."))
-    except SyntaxError:
-        return ()
+    node = _node(source, qualname)
     if node is None:
         return ()
     found = {v for item in ast.walk(node) if isinstance(item, ast.Constant) and type(item.value) is float
@@ -49,10 +44,7 @@ def defaults_of(source: str, qualname: str) -> tuple[tuple, dict]:
     """The literal defaults of one function's parameters (None, a bool, a number, a short str), written: by
     position (``None`` where a parameter has none) and by name. An optional parameter's default is a value the
     function is built to take, and its ``is None`` branch is where a wrong variable hides."""
-    try:
-        node = function_node(pyast.parse(source).body, qualname.split("."))
-    except SyntaxError:
-        node = None
+    node = _node(source, qualname)
     if node is None:
         return (), {}
     spec = node.args
@@ -66,10 +58,7 @@ def defaults_of(source: str, qualname: str) -> tuple[tuple, dict]:
 
 def parameters_of(source: str, qualname: str) -> tuple[tuple[str, ...], int]:
     """The names of one function's positional parameters in order, and how many of them are positional-only."""
-    try:
-        node = function_node(pyast.parse(source).body, qualname.split("."))
-    except SyntaxError:
-        node = None
+    node = _node(source, qualname)
     if node is None:
         return (), 0
     return tuple(a.arg for a in node.args.posonlyargs + node.args.args), len(node.args.posonlyargs)
@@ -82,10 +71,7 @@ def checked_types_of(source: str, qualname: str) -> dict[str, tuple[str, ...]]:
     names a type the function is built to take; the tests often pass only one of them."""
     import ast
 
-    try:
-        node = function_node(pyast.parse(source).body, qualname.split("."))
-    except SyntaxError:
-        node = None
+    node = _node(source, qualname)
     if node is None:
         return {}
     spec = node.args
@@ -166,6 +152,16 @@ def _type_names(node) -> list[str]:
     if isinstance(node, ast.Attribute):
         return [node.attr]
     return []
+
+
+@functools.lru_cache(maxsize=16)
+def _node(source: str, qualname: str):
+    """The function's node in ``source``, or None: parsed once for all that generation reads of one target
+    (each in-place site of a target asks again, and a module such as click's core is 100 KB). Read only."""
+    try:
+        return function_node(pyast.parse(source).body, qualname.split("."))
+    except SyntaxError:
+        return None
 
 
 def function_node(body, path):
