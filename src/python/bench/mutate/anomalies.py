@@ -52,16 +52,42 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 MIN_TWINS = 2
 
 
+class _Original:
+    """The unmutated file's tree and what each rule counted on it: the same for every candidate of one file, so
+    counted once, not once per candidate (the engine tries dozens of candidates per module)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.tree = pyast.parse(data)
+        self._counts: dict = {}
+        self.lone_groups = lone_groups(data.decode("utf-8", "replace"))
+
+    def count(self, rule):
+        if rule not in self._counts:
+            self._counts[rule] = rule(self.tree)
+        return self._counts[rule]
+
+
+_last_original: list = [None]  # the file of the last call: candidates of one file come one after another
+
+
+def _original(data: bytes) -> _Original:
+    last = _last_original[0]
+    if last is None or last.data != data:
+        last = _last_original[0] = _Original(data)
+    return last
+
+
 def added_anomaly(original: bytes, start: int, end: int, replacement: str) -> str:
     """The anomaly the mutation ``original[start:end] -> replacement`` adds to the file ("" when none)."""
     mutated = original[:start] + replacement.encode("utf-8") + original[end:]
     try:
-        before, after = pyast.parse(original), pyast.parse(mutated)
+        before, after = _original(original), pyast.parse(mutated)
     except (SyntaxError, ValueError):
         return ""
-    if lone_groups(mutated.decode("utf-8", "replace")) > lone_groups(original.decode("utf-8", "replace")):
+    if lone_groups(mutated.decode("utf-8", "replace")) > before.lone_groups:
         return "parentheses holding one operand"
-    if twinned_statements(after) < twinned_statements(before):
+    if twinned_statements(after) < before.count(twinned_statements):
         return "a statement that no longer matches its twin nearby"
     for name, count in (("a read of a name that may be unbound", maybe_unbound_reads),
                         ("a guard that then reads the value", none_then_read),
@@ -73,9 +99,9 @@ def added_anomaly(original: bytes, start: int, end: int, replacement: str) -> st
                         ("arguments against the callee's own signature", arguments_against_signature),
                         ("arguments in the reverse of the file's own order", reversed_twin_calls),
                         ("a name left unread", unread_names)):
-        if count(after) > count(before):
+        if count(after) > before.count(count):
             return name
-    return added_contradiction(before, after)
+    return added_contradiction(before.tree, after, before.count)
 
 
 def _children_with_fields(node: ast.AST):
@@ -343,20 +369,24 @@ def reversed_twin_calls(tree: ast.AST) -> int:
     function in the file (the second's expression is what those pass first)."""
     calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and len(node.args) >= 2
              and not any(isinstance(a, ast.Starred) for a in node.args[:2])]
+    # Each call's parts dumped once, and calls found by their argument list: comparing every pair of calls
+    # dumped the arguments again for each pair (minutes on one module of a few hundred calls).
+    dumped = [(ast.dump(call.func), tuple(ast.dump(a) for a in call.args)) for call in calls]
     firsts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
-    for call in calls:
-        firsts[ast.dump(call.func)][ast.dump(call.args[0])] += 1
+    lines_by_args: dict[tuple, list[int]] = collections.defaultdict(list)
+    for call, (callee, own) in zip(calls, dumped):
+        firsts[callee][own[0]] += 1
+        lines_by_args[own].append(call.lineno)
     count = 0
-    for call in calls:
-        callee, first, second = ast.dump(call.func), ast.dump(call.args[0]), ast.dump(call.args[1])
+    for call, (callee, own) in zip(calls, dumped):
+        first, second = own[0], own[1]
         if first != second and firsts[callee][second] >= MIN_TWINS and firsts[callee][first] == 1:
             count += 1
             continue
-        own = tuple(ast.dump(a) for a in call.args)
         for i in range(len(own) - 1):  # a call nearby passes the same expressions with these two the other way
             swapped = own[:i] + (own[i + 1], own[i]) + own[i + 2:]
-            if own[i] != own[i + 1] and any(tuple(ast.dump(a) for a in other.args) == swapped
-                                            and abs(other.lineno - call.lineno) <= TWIN_LINES for other in calls):
+            if own[i] != own[i + 1] and any(abs(line - call.lineno) <= TWIN_LINES
+                                            for line in lines_by_args.get(swapped, ())):
                 count += 1
                 break
     return count

@@ -93,26 +93,28 @@ from bench.mutate.kinds import dead_final_stores, functions, misused_kinds, numb
 
 
 
-def added_contradiction(before: ast.AST, after: ast.AST) -> str:
+def added_contradiction(before: ast.AST, after: ast.AST, counted_before=None) -> str:
     """The contradiction the mutation ``before -> after`` adds ("" when none): the named ones first, then the
-    general habits (a guard, a comparison, a twin) that many of them also break."""
-    if operator_kinds(after) - operator_kinds(before):
+    general habits (a guard, a comparison, a twin) that many of them also break. ``counted_before(rule)`` is
+    ``rule(before)``, possibly remembered from an earlier candidate of the same file."""
+    was = counted_before or (lambda rule: rule(before))
+    if operator_kinds(after) - was(operator_kinds):
         return "an operator the file writes nowhere else"
     if swapped_known_order(before, after):
         return "arguments whose order every reader knows"
-    if meeting_splits(after) < meeting_splits(before):
+    if meeting_splits(after) < was(meeting_splits):
         return "a head and tail that no longer meet"
     for name, count in _NAMED:
-        if count(after) > count(before):
+        if count(after) > was(count):
             return name
-    if guarded_reads(after) < guarded_reads(before):
+    if guarded_reads(after) < was(guarded_reads):
         return "a guard that no longer guards what it reads"
-    if odd_comparisons(after) > odd_comparisons(before):
+    if odd_comparisons(after) > was(odd_comparisons):
         return "a comparison written against the file's own habit"
     if broken_twin(before, after):
         return "a statement that no longer matches its twin"
     for name, count in _OPERAND_HABITS:
-        if count(after) > count(before):
+        if count(after) > was(count):
             return name
     return ""
 
