@@ -25,7 +25,7 @@ import os
 import sys
 
 from _probe_calls import (  # pants: no-infer-dep (beside this file: sys.path[0] at start)
-    _answer, _live_call, _site_of, _site_waited, _Timeout,
+    DREW, _after_a_draw, _answer, _live_call, _site_of, _site_waited, _Timeout,
 )
 from _probe_codec import Unserialisable, make_codec  # pants: no-infer-dep (beside this file: sys.path[0] at start)
 
@@ -283,8 +283,11 @@ def in_place(argv):
             try:
                 os.close(progress)
                 signal.signal(signal.SIGALRM, alarm)
+                drew = False
                 for number, args_t, kwargs_t in inputs:
                     answer = _live_call(function, args, kwargs, args_t, kwargs_t, decode, loose, seconds)
+                    answer = _after_a_draw(answer, drew)
+                    drew = drew or answer[-1] == DREW
                     answered(number, answer)
                     write(done, b".")
                     if answer[0] == "timeout":

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from bench.probes.in_place import RECORDED_SITES, InPlaceProbe
 
-PROBE_VERSION = "18"
+PROBE_VERSION = "19"
 PER_TARGET = 150  # observed calls kept per target
 MAX_PROBES = 1200  # per task
 ROUNDS = 4
