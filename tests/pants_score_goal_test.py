@@ -88,8 +88,15 @@ def checkout(tmp_path_factory) -> Path:
     return _small_checkout(tmp_path_factory.mktemp("checkout"))
 
 
-def test_pants_score_equals_bench_score_is_cached_and_reruns_exactly_the_changed_locks_task(checkout, tmp_path):
-    store = tmp_path / "store"
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> Path:
+    """The small checkout's local cache, shared by the tests that use that checkout: the second finds the pex
+    the first built (built again, it took a third of a minute) and asserts nothing about what ran."""
+    return tmp_path_factory.mktemp("store") / "store"
+
+
+def test_pants_score_equals_bench_score_is_cached_and_reruns_exactly_the_changed_locks_task(checkout, store,
+                                                                                           tmp_path):
     selector = ",".join(f"synthetic.{name}" for name in TASKS)
     reference = run_bench("score", "--model", "scripted", "--tasks", selector, "--out", str(tmp_path / "ref"),
                           "--no-preflight", cwd=checkout, timeout=1800)
@@ -114,8 +121,8 @@ def test_pants_score_equals_bench_score_is_cached_and_reruns_exactly_the_changed
     assert "units: 2 ran, 4 cached, 0 remote" in changed.stderr
 
 
-def test_pants_score_refuses_a_model_that_is_not_deterministic(checkout, tmp_path):
-    done = subprocess.run(["./pants", "--no-pantsd", f"--local-store-dir={tmp_path / 'store'}", "score",
+def test_pants_score_refuses_a_model_that_is_not_deterministic(checkout, store):
+    done = subprocess.run(["./pants", "--no-pantsd", f"--local-store-dir={store}", "score",
                            "--model=openai/gpt-4o-mini", "tasks/synthetic::"], cwd=checkout, capture_output=True,
                           text=True, timeout=1800)
     assert done.returncode == 2, done.stderr[-2000:]
