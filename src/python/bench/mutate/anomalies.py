@@ -44,6 +44,8 @@ from bench.mutate.contradictions import added_contradiction
 from bench.mutate.guards import blocks_of, compares_as_data, dereferences
 from bench.mutate.parentheses import lone_groups
 from bench.mutate.unread import unread_names
+from bench.mutate import walks
+from bench.mutate.walks import walk
 
 _TRANSPARENT = {("Try", "body"), ("TryStar", "body"), ("Try", "finalbody"), ("TryStar", "finalbody"),
                 ("With", "body"), ("AsyncWith", "body")}  # blocks that always run on: what they bind reaches on
@@ -80,6 +82,11 @@ def _original(data: bytes) -> _Original:
 
 def added_anomaly(original: bytes, start: int, end: int, replacement: str) -> str:
     """The anomaly the mutation ``original[start:end] -> replacement`` adds to the file ("" when none)."""
+    with walks.remembered():
+        return _added_anomaly(original, start, end, replacement)
+
+
+def _added_anomaly(original: bytes, start: int, end: int, replacement: str) -> str:
     mutated = original[:start] + replacement.encode("utf-8") + original[end:]
     try:
         before, after = _original(original), pyast.parse(mutated)
@@ -150,7 +157,7 @@ def _bindings(function: ast.AST) -> tuple[dict, set]:
     for node, chain in _walk_blocks(function):
         if isinstance(node, _COMPREHENSIONS):  # bound before its element, and only inside it
             for generator in node.generators:
-                for target in ast.walk(generator.target):
+                for target in walk(generator.target):
                     if isinstance(target, ast.Name):
                         found[target.id].append((_position(node), chain + ((type(node).__name__, "", id(node)),)))
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
@@ -170,7 +177,7 @@ def _bindings(function: ast.AST) -> tuple[dict, set]:
 def maybe_unbound_reads(tree: ast.AST) -> int:
     """Reads of a function's local names that none of its assignments reaches."""
     count = 0
-    for function in ast.walk(tree):
+    for function in walk(tree):
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         bound, wide = _bindings(function)
@@ -215,7 +222,7 @@ def none_then_read(tree: ast.AST) -> int:
     """``x is None and <reads x>`` (or ``x in xs``, ``x < n``), ``x is not None or <reads x>``, and ``if not x: <reads x>`` before any new
     assignment: a part that runs only when it cannot work."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         for block in blocks_of(node):  # if <x usable>: return …  followed by code that reads x
             for index, statement in enumerate(block[:-1]):
                 test = _none_test(statement.test) if isinstance(statement, ast.If) else None
@@ -240,7 +247,7 @@ def _uses_after_guard(statement: ast.AST, subject: str, test: ast.AST) -> bool:
     """Whether ``statement`` works with the subject the guard let through: reads into it, or — for the
     ``NotImplemented`` sentinel, which is never data — uses it at all."""
     if isinstance(test, ast.Compare) and isinstance(test.comparators[0], ast.Name):  # NotImplemented
-        return any(ast.dump(n) == subject for n in ast.walk(statement) if isinstance(n, ast.Name))
+        return any(ast.dump(n) == subject for n in walk(statement) if isinstance(n, ast.Name))
     return dereferences(statement, subject)
 
 
@@ -248,7 +255,7 @@ def repeated_conditions(tree: ast.AST) -> int:
     """Two ``if`` statements in a row testing the same condition (``if keys is None`` twice where the second
     block resolves ``values``)."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         for block in blocks_of(node):
             count += sum(1 for first, second in zip(block, block[1:]) if isinstance(first, ast.If)
                          and isinstance(second, ast.If) and ast.dump(first.test) == ast.dump(second.test))
@@ -258,7 +265,7 @@ def repeated_conditions(tree: ast.AST) -> int:
 def _signatures(tree: ast.AST) -> dict[str, list[str]]:
     """Name -> positional parameter names of the functions and classes (their ``__init__``) the file defines."""
     found: dict[str, list[str]] = {}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         target = node
         if isinstance(node, ast.ClassDef):
             target = next((n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
@@ -275,7 +282,7 @@ def arguments_against_signature(tree: ast.AST) -> int:
     post)``)."""
     signatures = _signatures(tree)
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.Call) or len(node.args) < 2:
             continue
         callee = node.func.id if isinstance(node.func, ast.Name) else node.func.attr \
@@ -295,7 +302,7 @@ def built_and_dropped(tree: ast.AST) -> int:
     """Locals a function builds (assigns, then fills through ``x[k] = v`` or ``x.append(...)``) and never reads
     as a value: work thrown away, what a linter reports as an unused variable."""
     count = 0
-    for function in ast.walk(tree):
+    for function in walk(tree):
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         assigned, read, filled = set(), set(), set()
@@ -317,7 +324,7 @@ def built_and_dropped(tree: ast.AST) -> int:
 def same_result_both_ways(tree: ast.AST) -> int:
     """A ``try`` whose body ends by returning the constant every handler returns: it cannot change anything."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Try) and node.handlers and isinstance(node.body[-1], ast.Return):
             value = ast.dump(node.body[-1].value) if node.body[-1].value is not None else "None"
             ends = [h.body[-1] for h in node.handlers]
@@ -336,7 +343,7 @@ def identity_operations(tree: ast.AST) -> int:
     """``x * 1``, ``1 * x``, ``x + 0``, ``0 + x``, ``x - 0``, ``x / 1``, ``x // 1``, ``x ** 1``: arithmetic that
     does nothing, which no one writes."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.BinOp):
             continue
         left, right, op = node.left, node.right, node.op
@@ -357,7 +364,7 @@ def twinned_statements(tree: ast.AST) -> int:
     (the same splice in two adjacent methods): a mutant that breaks one copy stands out against the other."""
     simple = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)
     by_dump: dict[str, list[int]] = collections.defaultdict(list)
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, simple) and len(ast.unparse(node)) >= MIN_TWIN_CHARS:
             by_dump[ast.dump(node)].append(node.lineno)
     return sum(1 for lines in by_dump.values() for line in lines
@@ -367,7 +374,7 @@ def twinned_statements(tree: ast.AST) -> int:
 def reversed_twin_calls(tree: ast.AST) -> int:
     """Calls whose first two positional arguments stand in the reverse of at least two other calls of the same
     function in the file (the second's expression is what those pass first)."""
-    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and len(node.args) >= 2
+    calls = [node for node in walk(tree) if isinstance(node, ast.Call) and len(node.args) >= 2
              and not any(isinstance(a, ast.Starred) for a in node.args[:2])]
     # Each call's parts dumped once, and calls found by their argument list: comparing every pair of calls
     # dumped the arguments again for each pair (minutes on one module of a few hundred calls).
@@ -396,7 +403,7 @@ def key_mismatches(tree: ast.AST) -> int:
     """Containers a function reads under one key and stores under another (``cache[k]`` looked up,
     ``cache[args] = v`` stored): the store can never be found."""
     count = 0
-    for function in ast.walk(tree):
+    for function in walk(tree):
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         keys: dict[str, tuple[set, set]] = collections.defaultdict(lambda: (set(), set()))

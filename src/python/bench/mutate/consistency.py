@@ -36,6 +36,7 @@ import collections
 
 from bench.mutate.habits import odd_ones
 from bench.mutate.kinds import functions, number_of, own_nodes
+from bench.mutate.walks import walk
 
 _ORDERINGS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 _MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -45,7 +46,7 @@ _COMMON_LITERALS = (0, 1, -1)
 def _tests(tree: ast.AST):
     """Every expression read as a truth value: a test of ``if``/``while``/a conditional/``assert``, and the
     operands of ``and``/``or``/``not`` inside them."""
-    todo = [node.test for node in ast.walk(tree) if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert))]
+    todo = [node.test for node in walk(tree) if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert))]
     while todo:
         test = todo.pop()
         yield test
@@ -69,10 +70,10 @@ def _flag(test: ast.AST, local: set[str]) -> tuple[str, bool] | None:
 def _local_names(tree: ast.AST) -> set[str]:
     """Every name a function of the file binds: its parameters and what it assigns."""
     found = set()
-    for function in ast.walk(tree):
+    for function in walk(tree):
         if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            found |= {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
-            found |= {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+            found |= {a.arg for a in walk(function.args) if isinstance(a, ast.arg)}
+            found |= {n.id for n in walk(function) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     return found
 
 
@@ -91,7 +92,7 @@ def constant_operators(tree: ast.AST) -> int:
     """Numeric literals combined with one operator everywhere but once: arithmetic and bitwise operators (0, 1 and
     -1 apart), and orderings read as ``x <op> literal``."""
     groups: dict[tuple, list[str]] = collections.defaultdict(list)
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.BinOp):
             for operand in (node.left, node.right):
                 value = number_of(operand)
@@ -163,12 +164,12 @@ def short_read_length_tests(tree: ast.AST) -> int:
     """``if len(x) == n:`` (n >= 2) whose block reads ``x`` only through indexes below ``n - 1``: it counts
     elements it never reads (``len(part) == 2`` then ``return part[0]``)."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.If) or (found := _length_test(node.test)) is None or found[1] < 2:
             continue
         subject, size = found
-        reads = [inner for statement in node.body for inner in ast.walk(statement) if ast.dump(inner) == subject]
-        indexes = [inner.slice.value for statement in node.body for inner in ast.walk(statement)
+        reads = [inner for statement in node.body for inner in walk(statement) if ast.dump(inner) == subject]
+        indexes = [inner.slice.value for statement in node.body for inner in walk(statement)
                    if isinstance(inner, ast.Subscript) and ast.dump(inner.value) == subject
                    and isinstance(inner.slice, ast.Constant) and type(inner.slice.value) is int]
         count += bool(reads) and len(indexes) == len(reads) and all(0 <= i < size - 1 for i in indexes)
@@ -187,7 +188,7 @@ def _round(value: int) -> bool:
 def unround_neighbours(tree: ast.AST) -> int:
     """Integer literals written once, one away from a round number the file writes elsewhere (``1001`` beside
     ``1000``)."""
-    tally = collections.Counter(v for node in ast.walk(tree) if (v := number_of(node)) is not None and type(v) is int
+    tally = collections.Counter(v for node in walk(tree) if (v := number_of(node)) is not None and type(v) is int
                                 and not (isinstance(node, ast.Constant) and isinstance(node.value, bool)))
     return sum(1 for value, uses in tally.items() if uses == 1 and not _round(value)
                and any(_round(near) and tally[near] for near in (value - 1, value + 1)))
@@ -201,7 +202,7 @@ def _branch(block: list) -> ast.AST | None:
 
 
 def _conditionals(tree: ast.AST):
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.IfExp):
             yield node.test, node.body, node.orelse
         elif isinstance(node, ast.If) and (body := _branch(node.body)) and (orelse := _branch(node.orelse)):

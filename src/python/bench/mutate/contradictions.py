@@ -90,6 +90,7 @@ from bench.mutate.lone_forms import (
     unguarded_optionals,
 )
 from bench.mutate.kinds import dead_final_stores, functions, misused_kinds, number_of, own_nodes
+from bench.mutate.walks import walk
 
 
 
@@ -133,11 +134,11 @@ def guarded_reads(tree: ast.AST) -> int:
     one tested; ``if x is not None: … x …``: a block using what its test found present; ``x[-1] if x else
     None``: a conditional reading into what it tested."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.If):
             subject = _guard_subject(node.test)
             if isinstance(subject, (ast.Name, ast.Attribute)) and subject is not node.test or isinstance(node.test, ast.Name):
-                count += any(ast.dump(inner) == ast.dump(subject) for s in node.body[:2] for inner in ast.walk(s))
+                count += any(ast.dump(inner) == ast.dump(subject) for s in node.body[:2] for inner in walk(s))
         if isinstance(node, ast.IfExp) and isinstance(subject := _guard_subject(node.test), (ast.Name, ast.Attribute)):
             count += _reads_into(node.body, ast.dump(subject))  # ``xs[-1] if xs else None``
         if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
@@ -151,11 +152,11 @@ def guarded_reads(tree: ast.AST) -> int:
 
 def _reads_into(node: ast.AST, subject: str) -> bool:
     return any(isinstance(inner, (ast.Attribute, ast.Subscript)) and ast.dump(inner.value) == subject
-               for inner in ast.walk(node))
+               for inner in walk(node))
 
 
 def _indexed_past_first(node: ast.AST, subject: str) -> bool:
-    for inner in ast.walk(node):
+    for inner in walk(node):
         if isinstance(inner, ast.Subscript) and isinstance(inner.ctx, ast.Load) and ast.dump(inner.value) == subject \
                 and type(index := number_of(inner.slice)) is int and (index >= 1 or index <= -2):
             return True
@@ -192,7 +193,7 @@ def index_past_guard(tree: ast.AST) -> int:
     """``xs and xs[1]``, ``len(xs) > 0 and xs[-2]``, ``if xs: … xs[1]``, ``xs[1] if xs else None``: a test
     promises one element, the index needs two; and ``xs[1], xs[1:]``: a head that overlaps its tail."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Tuple):
             count += _head_over_tail(node)
         if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
@@ -217,22 +218,22 @@ def repeated_tests(tree: ast.AST) -> int:
 
 
 def _assigned_names(node: ast.AST) -> set[str]:
-    return {inner.id for inner in ast.walk(node) if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store)}
+    return {inner.id for inner in walk(node) if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store)}
 
 
 def invariant_loop_tests(tree: ast.AST) -> int:
     """Tests inside a loop made only of names the loop never assigns (``if recursive: break``) in a loop that
     does assign names: whatever the loop computes, the test cannot see it."""
     count = 0
-    for loop in ast.walk(tree):
+    for loop in walk(tree):
         if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
             continue
         changing = _assigned_names(loop)
         if not changing:
             continue
-        for node in (n for statement in loop.body for n in ast.walk(statement)):
+        for node in (n for statement in loop.body for n in walk(statement)):
             if isinstance(node, ast.If) and isinstance(node.test, (ast.Name, ast.UnaryOp, ast.BoolOp)):
-                parts = list(ast.walk(node.test))
+                parts = list(walk(node.test))
                 names = {n.id for n in parts if isinstance(n, ast.Name)}
                 plain = all(isinstance(n, (ast.Name, ast.UnaryOp, ast.BoolOp, ast.Load, ast.Not, ast.And, ast.Or))
                             for n in parts)
@@ -266,7 +267,7 @@ def impossible_conjunctions(tree: ast.AST) -> int:
     """``nargs == -1 and nargs > 1``: tests of one name against numbers, joined by ``and``, that no value passes
     (checked on the numbers the tests name and the points between and around them)."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)):
             continue
         by_subject: dict[str, list] = {}
@@ -283,7 +284,7 @@ def impossible_conjunctions(tree: ast.AST) -> int:
 def _tuple_sizes(tree: ast.AST) -> dict[str, int]:
     """Functions of the file every return of which (but ``return None``) is a tuple display of one size."""
     sizes = {}
-    for function in ast.walk(tree):
+    for function in walk(tree):
         if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             returns = [n.value for n in own_nodes(function) if isinstance(n, ast.Return) and n.value is not None
                        and not (isinstance(n.value, ast.Constant) and n.value.value is None)]  # None: no index either
@@ -296,7 +297,7 @@ def _tuple_sizes(tree: ast.AST) -> dict[str, int]:
 def index_past_returned_tuple(tree: ast.AST) -> int:
     """``self._token_matching(…)[2]`` where ``_token_matching`` returns pairs only."""
     sizes, count = _tuple_sizes(tree), 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and isinstance(node.slice, ast.Constant) \
                 and type(node.slice.value) is int:
             func = node.value.func

@@ -30,6 +30,7 @@ import re
 
 from bench.mutate.kinds import defaults_of, functions, own_nodes
 from bench.mutate.lone_forms import chains
+from bench.mutate.walks import walk
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:[.\[(][^{}]*)?(?:![rsa])?(?::[^{}]*)?\}")
 _FORMATTERS = frozenset({"format", "format_map"})
@@ -39,7 +40,7 @@ def _formatted(tree: ast.AST) -> set[int]:
     """ids of the strings the file formats or keeps as templates: ``"…".format(…)`` (``_("…").format(…)`` too),
     ``"…" % x``, and strings stored under a name, a key or a default (a template used elsewhere)."""
     found = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _FORMATTERS:
             receiver = node.func.value
             found |= {id(receiver)} | ({id(a) for a in receiver.args} if isinstance(receiver, ast.Call) else set())
@@ -60,7 +61,7 @@ def unfilled_placeholders(tree: ast.AST) -> int:
     formatted, count = _formatted(tree), 0
     for function in functions(tree):
         nodes = list(own_nodes(function))
-        names = {n.id for n in nodes if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(function.args)
+        names = {n.id for n in nodes if isinstance(n, ast.Name)} | {a.arg for a in walk(function.args)
                                                                     if isinstance(a, ast.arg)}
         pieces = {id(v) for n in nodes if isinstance(n, ast.JoinedStr) for v in n.values}  # parts of f-strings
         for node in nodes:
@@ -71,8 +72,8 @@ def unfilled_placeholders(tree: ast.AST) -> int:
 
 
 def _read_attributes(tree: ast.AST) -> set[str]:
-    found = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)}
-    strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    found = {n.attr for n in walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)}
+    strings = {n.value for n in walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     return found | strings  # getattr(self, "name") and __slots__ read by name
 
 
@@ -80,7 +81,7 @@ def options_never_read(tree: ast.AST) -> int:
     """Attributes ``__init__`` copies from its own parameter (``self.strict = strict``) that nothing in the file
     reads."""
     read, count = _read_attributes(tree), 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.FunctionDef) and node.name == "__init__":
             params = {a.arg for a in node.args.args + node.args.kwonlyargs}
             for statement in own_nodes(node):
@@ -94,7 +95,7 @@ def options_never_read(tree: ast.AST) -> int:
 def _type_tested(node: ast.AST) -> set[str]:
     """The subjects whose type ``node`` tests: ``isinstance(x, T)``, ``type(x) is T``, ``type(x) in (…)``."""
     found = set()
-    for inner in ast.walk(node):
+    for inner in walk(node):
         if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.args \
                 and inner.func.id in ("isinstance", "type"):
             found.add(ast.dump(inner.args[0]))
@@ -102,7 +103,7 @@ def _type_tested(node: ast.AST) -> set[str]:
 
 
 def _read_into(node: ast.AST) -> set[str]:
-    return {ast.dump(inner.value) for inner in ast.walk(node) if isinstance(inner, ast.Attribute)
+    return {ast.dump(inner.value) for inner in walk(node) if isinstance(inner, ast.Attribute)
             and isinstance(inner.value, ast.Name) and inner.value.id not in ("self", "cls")}
 
 
@@ -110,7 +111,7 @@ def type_tests_after_reads(tree: ast.AST) -> int:
     """Operands of ``and``/``or`` that read into a value (``other._included``) before a later operand tests the
     value's type (``type(other) in (set, frozenset)``)."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.BoolOp):
             for index, operand in enumerate(node.values[:-1]):
                 unguarded = _read_into(operand) - _type_tested(operand)
@@ -194,14 +195,14 @@ def flags_tested_for_type(tree: ast.AST) -> int:
         for node in own_nodes(function):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \
                     and len(node.args) == 2 and isinstance(node.args[0], ast.Name) and node.args[0].id in flags:
-                count += not any(isinstance(n, ast.Name) and n.id in ("bool", "int") for n in ast.walk(node.args[1]))
+                count += not any(isinstance(n, ast.Name) and n.id in ("bool", "int") for n in walk(node.args[1]))
     return count
 
 
 def zero_sums(tree: ast.AST) -> int:
     """``sum(0 for i in seq)`` and ``sum([0 for …])``: a total that is 0 whatever the sequence."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sum" and node.args:
             term = node.args[0]
             if isinstance(term, (ast.GeneratorExp, ast.ListComp)) and isinstance(term.elt, ast.Constant) \

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import ast
 
+from bench.mutate.walks import walk
+
 
 def blocks_of(node: ast.AST):
     """The statement lists a node holds: its body, else and finally blocks."""
@@ -32,7 +34,7 @@ def _overwrites_what_it_found(node: ast.If) -> bool:
     first = node.body[0]
     return isinstance(first, ast.Assign) and any(isinstance(t, ast.Name) and t.id == test.left.id
                                                  for t in first.targets) \
-        and not any(isinstance(n, ast.Name) and n.id == test.left.id for n in ast.walk(first.value))
+        and not any(isinstance(n, ast.Name) and n.id == test.left.id for n in walk(first.value))
 
 
 def _present_subject(test: ast.AST) -> str | None:
@@ -45,7 +47,7 @@ def _present_subject(test: ast.AST) -> str | None:
 
 def dereferences(node: ast.AST, subject: str) -> bool:
     """Whether ``node`` reads into the subject: ``subject.attr``, ``subject[k]``, ``subject(…)``."""
-    for inner in ast.walk(node):
+    for inner in walk(node):
         base = inner.value if isinstance(inner, (ast.Attribute, ast.Subscript)) else \
             inner.func if isinstance(inner, ast.Call) else None
         if base is not None and ast.dump(base) == subject:
@@ -58,7 +60,7 @@ def compares_as_data(node: ast.AST, subject: str) -> bool:
     (neither means anything for None)."""
     return any(isinstance(inner, ast.Compare) and ast.dump(inner.left) == subject
                and isinstance(inner.ops[0], (ast.In, ast.NotIn, ast.Lt, ast.LtE, ast.Gt, ast.GtE))
-               for inner in ast.walk(node))
+               for inner in walk(node))
 
 
 def present_attribute(test: ast.AST) -> tuple[str, str] | None:
@@ -78,7 +80,7 @@ def _absent_attribute(test: ast.AST) -> tuple[str, str] | None:
 
 def _reads_attribute(node: ast.AST, subject: str, attribute: str) -> bool:
     """``subject.attribute`` or ``getattr(subject, "attribute", …)``."""
-    for inner in ast.walk(node):
+    for inner in walk(node):
         if isinstance(inner, ast.Attribute) and inner.attr == attribute and ast.dump(inner.value) == subject:
             return True
         if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "getattr" \
@@ -106,14 +108,14 @@ def _uses_as_its_type(statement: ast.AST, subject: str, kind: str) -> bool:
     if isinstance(statement, ast.Raise):
         return False
     skipped = set()
-    for inner in ast.walk(statement):
+    for inner in walk(statement):
         if isinstance(inner, ast.Call) and (ast.dump(inner.func) == kind or isinstance(inner.func, ast.Name)
                                             and inner.func.id in _CONVERSIONS):
-            skipped |= {id(n) for argument in inner.args for n in ast.walk(argument)}
+            skipped |= {id(n) for argument in inner.args for n in walk(argument)}
         if isinstance(inner, (ast.FormattedValue, ast.JoinedStr)):
-            skipped |= {id(n) for n in ast.walk(inner)}
+            skipped |= {id(n) for n in walk(inner)}
     return any(ast.dump(inner) == subject and id(inner) not in skipped and isinstance(getattr(inner, "ctx", None), ast.Load)
-               for inner in ast.walk(statement))
+               for inner in walk(statement))
 
 
 def _not_a_class_then_subclass(node: ast.BoolOp) -> bool:
@@ -126,7 +128,7 @@ def _not_a_class_then_subclass(node: ast.BoolOp) -> bool:
             subject = ast.dump(operand.args[0])
             if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "issubclass"
                    and c.args and ast.dump(c.args[0]) == subject
-                   for later in node.values[index + 1:] for c in ast.walk(later)):
+                   for later in node.values[index + 1:] for c in walk(later)):
                 return True
     return False
 
@@ -147,7 +149,7 @@ def _missing_key(test: ast.AST) -> tuple[str, str] | None:
 
 def iterates_or_indexes(node: ast.AST, subject: str) -> bool:
     """Whether ``node`` loops over the subject or reads an element of it (``subject`` is an ``ast.dump``)."""
-    for inner in ast.walk(node):
+    for inner in walk(node):
         if isinstance(inner, (ast.For, ast.AsyncFor, ast.comprehension)) and ast.dump(inner.iter) == subject:
             return True
         if isinstance(inner, ast.Subscript) and isinstance(inner.ctx, ast.Load) and ast.dump(inner.value) == subject:
@@ -157,7 +159,7 @@ def iterates_or_indexes(node: ast.AST, subject: str) -> bool:
 
 def _calls(node: ast.AST, subject: str) -> bool:
     """``subject(…)``, ``map(subject, …)``, ``filter(subject, …)``: the value is called."""
-    for inner in ast.walk(node):
+    for inner in walk(node):
         if isinstance(inner, ast.Call) and ast.dump(inner.func) == subject:
             return True
         if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in ("map", "filter") \
@@ -168,7 +170,7 @@ def _calls(node: ast.AST, subject: str) -> bool:
 
 def _looks_up(node: ast.AST, key: str, container: str) -> bool:
     return any(isinstance(inner, ast.Subscript) and isinstance(inner.ctx, ast.Load)
-               and ast.dump(inner.value) == container and ast.dump(inner.slice) == key for inner in ast.walk(node))
+               and ast.dump(inner.value) == container and ast.dump(inner.slice) == key for inner in walk(node))
 
 
 def _exits(block: list) -> bool:
@@ -179,7 +181,7 @@ def blocks_against_their_test(tree: ast.AST) -> int:
     """``if not xs:`` whose first statements iterate or index ``xs``; ``if xs: return …`` followed by statements
     that do; ``if k not in d:`` whose first statements read ``d[k]``; ``k not in d and d[k]``."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         for block in blocks_of(node):
             for index, statement in enumerate(block[:-1]):
                 if isinstance(statement, ast.If) and isinstance(statement.test, (ast.Name, ast.Attribute)) \

@@ -24,6 +24,9 @@ from __future__ import annotations
 import ast
 import collections
 
+from bench.mutate.walks import walk
+
+
 TWIN_LINES = 100
 MIN_TWIN_CHARS = 12
 MAX_TWIN_IF_CHARS = 160
@@ -39,7 +42,7 @@ def operator_kinds(tree: ast.AST) -> set[str]:
     """The comparison, arithmetic and boolean operators a file writes; ``and``/``or`` apart as a test and as a
     value."""
     kinds = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Compare):
             kinds |= {type(op).__name__ for op in node.ops}
         elif isinstance(node, ast.BinOp):
@@ -84,7 +87,7 @@ def odd_comparisons(tree: ast.AST) -> int:
     pair of operands is compared with, beyond the first), and of ``pos > 0`` three times beside ``pos <= 0``
     once."""
     groups: dict[tuple, list[str]] = collections.defaultdict(list)
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Compare) and (normal := _normal_comparison(node)):
             groups[normal[0]].append(normal[1])
     return odd_ones(groups)
@@ -107,7 +110,7 @@ def has_odd_one_out(uses: list) -> bool:
 
 def _bounds(tree: ast.AST):
     """(operator and side, the integer) of every comparison of an integer literal with something else."""
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.Compare):
             continue
         operands = [node.left, *node.comparators]
@@ -130,7 +133,7 @@ def odd_literals(tree: ast.AST) -> int:
 def _leaves(node: ast.AST) -> tuple[tuple, tuple]:
     """(the statement's shape, its names, attributes and literals in order)."""
     shape, leaves = [], []
-    for inner in ast.walk(node):
+    for inner in walk(node):
         shape.append(type(inner).__name__)
         if isinstance(inner, ast.Name):
             leaves.append(inner.id)
@@ -143,7 +146,7 @@ def _leaves(node: ast.AST) -> tuple[tuple, tuple]:
 
 def _twin_candidates(tree: ast.AST):
     simple = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, simple) and (len(ast.unparse(node)) >= MIN_TWIN_CHARS or _returns_a_number(node)):
             yield node
         elif isinstance(node, (ast.If, ast.For, ast.While)) and len(ast.unparse(node)) <= MAX_TWIN_IF_CHARS:
@@ -159,7 +162,7 @@ def _returns_a_number(node: ast.AST) -> bool:
 
 def nested_same_boolean(tree: ast.AST) -> int:
     """``a or (b or c)``, ``a and (b and c)``: parentheses that change nothing, a form nobody writes."""
-    return sum(1 for node in ast.walk(tree) if isinstance(node, ast.BoolOp)
+    return sum(1 for node in walk(tree) if isinstance(node, ast.BoolOp)
                for value in node.values if isinstance(value, ast.BoolOp) and type(value.op) is type(node.op))
 
 
@@ -167,7 +170,7 @@ def fixed_booleans(tree: ast.AST) -> int:
     """``args and None``, ``x and False``, ``x or True``: a value-picking ``and``/``or`` whose result the literal
     fixes."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.BoolOp) and isinstance(node.values[-1], ast.Constant):
             last = node.values[-1].value
             count += (isinstance(node.op, ast.And) and last in (None, False)) or \
@@ -176,7 +179,7 @@ def fixed_booleans(tree: ast.AST) -> int:
 
 
 def _leaf_count(node: ast.AST) -> int:
-    return sum(1 for inner in ast.walk(node) if isinstance(inner, (ast.Name, ast.Attribute, ast.Constant)))
+    return sum(1 for inner in walk(node) if isinstance(inner, (ast.Name, ast.Attribute, ast.Constant)))
 
 
 def twin_pairs(tree: ast.AST) -> tuple[int, int]:
@@ -207,14 +210,14 @@ def broken_twin(before: ast.AST, after: ast.AST) -> bool:
 
 def idle_signs(tree: ast.AST) -> int:
     """``-0``, ``+0``: a sign on zero does nothing (``x[-1]`` made ``x[-0]``)."""
-    return sum(1 for node in ast.walk(tree) if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd))
+    return sum(1 for node in walk(tree) if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd))
                and isinstance(node.operand, ast.Constant) and node.operand.value == 0)
 
 
 def empty_ranges(tree: ast.AST) -> int:
     """``2 < x < 2``, ``5 <= x < 3``: a chained range between two literals that holds nothing."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not (isinstance(node, ast.Compare) and len(node.ops) == 2):
             continue
         low, high = node.left, node.comparators[1]
@@ -234,7 +237,7 @@ def meeting_splits(tree: ast.AST) -> int:
     """``xs[:r], xs[r:]``: a head and a tail that meet — a mutant that moves one bound makes them overlap or
     leave a gap."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.Tuple):
             continue
         uppers, lowers = set(), set()

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import ast
 
+from bench.mutate.walks import walk
+
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
 
 def functions(tree: ast.AST):
     """Every function (and async function) the tree defines, nested ones too."""
-    return (node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    return (node for node in walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
 
 
 def number_of(node: ast.AST) -> int | float | None:
@@ -75,7 +77,7 @@ def misused_kinds(tree: ast.AST) -> int:
     """Uses of a function's names against their kind: a name it calls, indexed, counted, compared by order or
     used in arithmetic; a name it iterates compared by order or used in arithmetic."""
     count = 0
-    for function in ast.walk(tree):
+    for function in walk(tree):
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         nodes = list(own_nodes(function))
@@ -92,14 +94,14 @@ def misused_kinds(tree: ast.AST) -> int:
 
 def _loop_nodes(function: ast.AST) -> set[int]:
     return {id(inner) for loop in own_nodes(function) if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
-            for inner in ast.walk(loop)}
+            for inner in walk(loop)}
 
 
 def dead_final_stores(tree: ast.AST) -> int:
     """Names a function reads and then assigns once more, outside any loop, never to read again: the last value
     it computed is thrown away (``data = post(data)`` then ``return original_data``)."""
     count = 0
-    for function in ast.walk(tree):
+    for function in walk(tree):
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         nodes, in_loops = list(own_nodes(function)), _loop_nodes(function)

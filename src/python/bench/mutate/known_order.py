@@ -15,6 +15,8 @@ import ast
 import builtins
 import sys
 
+from bench.mutate.walks import walk
+
 _BUILTIN_NAMES = frozenset(dir(builtins))
 _BUILTIN_METHODS = frozenset(name for kind in (dict, list, str, bytes, set, tuple, type, object, int, float)
                              for name in dir(kind))
@@ -30,9 +32,9 @@ ORDERED_PAIRS = frozenset({
 
 def swapped_known_order(before: ast.AST, after: ast.AST) -> bool:
     """Whether the mutation exchanges two arguments of a call whose order the reader knows without looking."""
-    calls = {_where(node): node for node in ast.walk(before) if isinstance(node, ast.Call)}
+    calls = {_where(node): node for node in walk(before) if isinstance(node, ast.Call)}
     stdlib_names = _stdlib_names(before)
-    for node in ast.walk(after):
+    for node in walk(after):
         if not isinstance(node, ast.Call):
             continue
         original = calls.get(_where(node))
@@ -72,7 +74,7 @@ def _leaf(node: ast.AST) -> str:
 def _stdlib_names(tree: ast.AST) -> set[str]:
     """Names the file binds to the standard library: ``import re``, ``from datetime import date``."""
     names = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Import):
             names |= {(a.asname or a.name).split(".")[0] for a in node.names if a.name.split(".")[0] in _STDLIB}
         elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] in _STDLIB:
@@ -98,13 +100,13 @@ def crossed_parameters(tree: ast.AST) -> int:
     """Calls that pass two parameters of the enclosing function, as plain names, in the reverse of the order the
     function takes them."""
     count = 0
-    for function in ast.walk(tree):
+    for function in walk(tree):
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         order = [a.arg for a in function.args.posonlyargs + function.args.args + function.args.kwonlyargs]
-        nested = {id(n) for inner in ast.walk(function) if inner is not function
-                  and isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) for n in ast.walk(inner)}
-        for call in ast.walk(function):
+        nested = {id(n) for inner in walk(function) if inner is not function
+                  and isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) for n in walk(inner)}
+        for call in walk(function):
             if not isinstance(call, ast.Call) or id(call) in nested:
                 continue
             passed = [a.id for a in call.args if isinstance(a, ast.Name) and a.id in order and a.id not in ("self", "cls")]

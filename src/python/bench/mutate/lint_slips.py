@@ -27,6 +27,7 @@ import ast
 
 from bench.mutate.guards import blocks_of, present_attribute
 from bench.mutate.kinds import functions, own_nodes
+from bench.mutate.walks import walk
 
 _CONSTANTS = (None, True, False)
 _NOTHING_METHODS = {"read": 0, "readline": 0, "recv": 0, "split": 1, "rsplit": 1}  # argument index
@@ -34,7 +35,7 @@ _NOTHING_FUNCTIONS = {"range": 0, "islice": 1, "repeat": 1}
 
 
 def _targets(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return {n.id for n in walk(node) if isinstance(n, ast.Name)}
 
 
 def loop_variables_read_after(tree: ast.AST) -> int:
@@ -44,16 +45,16 @@ def loop_variables_read_after(tree: ast.AST) -> int:
     for function in functions(tree):
         nodes = list(own_nodes(function))
         loops = [n for n in nodes if isinstance(n, (ast.For, ast.AsyncFor))]
-        bound_by_loops = {id(t) for loop in loops for t in ast.walk(loop.target)}
+        bound_by_loops = {id(t) for loop in loops for t in walk(loop.target)}
         assigned = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-                    and id(n) not in bound_by_loops} | {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+                    and id(n) not in bound_by_loops} | {a.arg for a in walk(function.args) if isinstance(a, ast.arg)}
         for node in [function, *nodes]:
             for block in blocks_of(node):
                 for index, statement in enumerate(block):
                     if not isinstance(statement, (ast.For, ast.AsyncFor)):
                         continue
                     names = _targets(statement.target) - assigned
-                    count += sum(1 for later in block[index + 1:] for n in ast.walk(later)
+                    count += sum(1 for later in block[index + 1:] for n in walk(later)
                                  if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names)
     return count
 
@@ -80,12 +81,12 @@ def _settled(inner: tuple, subject: str, known, identical: bool) -> bool:
 def settled_tests(tree: ast.AST) -> int:
     """Identity tests inside a branch of an identity test of the same subject that decides them."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.If) or (outer := _identity(node.test)) is None:
             continue
         subject, known, is_test = outer
         for branch, identical in ((node.body, is_test), (node.orelse, not is_test)):
-            inner_nodes = [n for statement in branch for n in ast.walk(statement)]
+            inner_nodes = [n for statement in branch for n in walk(statement)]
             if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and ast.dump(ast.Name(n.id, ast.Load())) == subject
                    for n in inner_nodes):
                 continue
@@ -104,7 +105,7 @@ def calls_for_nothing(tree: ast.AST) -> int:
     """``x.read(0)``, ``range(0)``, ``islice(xs, 0)``, ``s.split(sep, 0)``: a literal zero where the call reads,
     counts or splits."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.Call):
             continue
         func = node.func
@@ -141,7 +142,7 @@ def passed_through_on_failure(tree: ast.AST) -> int:
     """``x if not is_t(x) else T(x)`` / ``T(x) if is_t(x) else x``: the value returned as it is where its type
     test failed, converted where it passed."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.IfExp) or (found := _type_test(node.test)) is None:
             continue
         name, plain = found
@@ -161,9 +162,9 @@ def self_fed_values(tree: ast.AST) -> int:
             if isinstance(node, (ast.Assign, ast.AugAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for name in (t.id for t in targets if isinstance(t, ast.Name)):
-                    feeding.setdefault(name, set()).update(id(n) for n in ast.walk(node.value))
+                    feeding.setdefault(name, set()).update(id(n) for n in walk(node.value))
         reads: dict[str, list[int]] = {}
-        for node in ast.walk(function):  # nested functions' reads count too: a closure uses the value
+        for node in walk(function):  # nested functions' reads count too: a closure uses the value
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 reads.setdefault(node.id, []).append(id(node))
         count += sum(1 for name, inside in feeding.items() if name not in declared and reads.get(name)
@@ -183,14 +184,14 @@ def _exits(block: list) -> bool:
 def attribute_read_after_leaving_when_present(tree: ast.AST) -> int:
     """``if hasattr(v, "a"): …; exit()`` followed by code that reads ``v.a``."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         for block in blocks_of(node):
             for index, statement in enumerate(block):
                 if isinstance(statement, ast.If) and (found := present_attribute(statement.test)) \
                         and _exits(statement.body):
                     subject, attribute = found
                     count += any(isinstance(n, ast.Attribute) and n.attr == attribute and ast.dump(n.value) == subject
-                                 for later in block[index + 1:] for n in ast.walk(later))
+                                 for later in block[index + 1:] for n in walk(later))
     return count
 
 
@@ -226,7 +227,7 @@ def numbers_into_text(tree: ast.AST) -> int:
 def not_implemented_for_own_type(tree: ast.AST) -> int:
     """``if isinstance(other, T): return NotImplemented`` followed by code that reads ``other``."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         for block in blocks_of(node):
             for index, statement in enumerate(block[:-1]):
                 test = statement.test if isinstance(statement, ast.If) else None
@@ -236,5 +237,5 @@ def not_implemented_for_own_type(tree: ast.AST) -> int:
                         and isinstance(statement.body[0].value, ast.Name) and statement.body[0].value.id == "NotImplemented":
                     subject = test.args[0].id
                     count += any(isinstance(n, ast.Name) and n.id == subject for later in block[index + 1:]
-                                 for n in ast.walk(later))
+                                 for n in walk(later))
     return count

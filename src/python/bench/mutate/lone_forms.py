@@ -30,6 +30,7 @@ import ast
 from bench.mutate.guards import blocks_of, iterates_or_indexes
 from bench.mutate.habits import has_odd_one_out
 from bench.mutate.kinds import defaults_of, functions, own_nodes
+from bench.mutate.walks import walk
 
 _ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
@@ -101,7 +102,7 @@ def _copies(nodes: list, loose: set[str]) -> set[str]:
 def chains(tree: ast.AST):
     """The tests of every ``if``/``elif`` chain, in order."""
     inner = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.If) and id(node) not in inner:
             tests, link = [], node
             while True:
@@ -121,7 +122,7 @@ def _guarded_comparison(test: ast.AST) -> ast.Compare | None:
         if isinstance(guard, ast.Compare) and len(guard.ops) == 1 and isinstance(guard.ops[0], ast.IsNot) \
                 and isinstance(compare, ast.Compare):
             subject = ast.dump(guard.left)
-            if any(ast.dump(n) == subject for n in ast.walk(compare)):
+            if any(ast.dump(n) == subject for n in walk(compare)):
                 return compare
     return None
 
@@ -183,7 +184,7 @@ def cancelling_clauses(tree: ast.AST) -> int:
                     ast.dump(node.value) if isinstance(node.value, (ast.Compare, ast.BoolOp, ast.Call)) else "")
         for node in nodes:
             if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)) and isinstance(node.test, ast.BoolOp):
-                parts = list(ast.walk(node.test))
+                parts = list(walk(node.test))
                 clauses = {ast.dump(part) for part in parts}
                 names = {part.id for part in parts if isinstance(part, ast.Name)}
                 count += sum(1 for name in names if len(held := values.get(name, [])) == 1 and held[0] in clauses)
@@ -203,14 +204,14 @@ def _passes_on(block: list, name: str) -> bool:
     """Whether the block hands ``name`` to a call as an argument."""
     return any(isinstance(node, ast.Call) and any(_is_name(a, {name}) for a in node.args)
                or isinstance(node, ast.keyword) and _is_name(node.value, {name})
-               for statement in block for node in ast.walk(statement))
+               for statement in block for node in walk(statement))
 
 
 def sentinels_passed_on(tree: ast.AST) -> int:
     """``if pad is not no_pad: … else: zip_longest(*args, fillvalue=pad)``: the branch in which the value is the
     marker for "not given" hands it on as if it were a value."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.If) and (test := _sentinel_test(node.test)):
             count += _passes_on(node.body if test[1] else node.orelse, test[0])
     return count
@@ -223,7 +224,7 @@ _COLLECTION_READERS = frozenset({"sorted", "len", "list", "tuple", "set", "iter"
 def _reads_as_collection(node: ast.AST, subject: str) -> bool:
     """``sorted(x)``, ``len(x)`` and the like, a loop over ``x`` or an element of it (``subject``: an
     ``ast.dump``)."""
-    for inner in ast.walk(node):
+    for inner in walk(node):
         if isinstance(inner, ast.Call):
             callee = inner.func.attr if isinstance(inner.func, ast.Attribute) else getattr(inner.func, "id", "")
             if callee in _COLLECTION_READERS and any(ast.dump(a) == subject for a in inner.args):
@@ -235,7 +236,7 @@ def exits_when_present_then_reads(tree: ast.AST) -> int:
     """``if self.possibilities: return self.message`` followed by ``sorted(self.possibilities)``: the function
     leaves when the value is there and then reads it as a collection, before anything assigns it."""
     count = 0
-    for node in ast.walk(tree):
+    for node in walk(tree):
         for block in blocks_of(node):
             for index, statement in enumerate(block[:-1]):
                 if isinstance(statement, ast.If) and isinstance(statement.test, (ast.Name, ast.Attribute)) \
@@ -247,7 +248,7 @@ def exits_when_present_then_reads(tree: ast.AST) -> int:
 def _read_before_assigned(block: list, subject: ast.AST) -> bool:
     written, read = ast.unparse(subject), ast.dump(subject)  # a store differs from the read only in its context
     for statement in block:
-        if any(ast.unparse(n) == written for n in ast.walk(statement) if isinstance(getattr(n, "ctx", None), ast.Store)):
+        if any(ast.unparse(n) == written for n in walk(statement) if isinstance(getattr(n, "ctx", None), ast.Store)):
             return False
         if _reads_as_collection(statement, read):
             return True

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 
+from bench.mutate.walks import walk
+
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _IGNORED = frozenset({"self", "cls", "mcs", "metacls"})
 
@@ -19,14 +21,14 @@ def unread_names(tree: ast.AST) -> int:
     """Imports the module never uses, locals a function assigns and never reads, and parameters a function
     never reads or overwrites before reading them."""
     count = _unused_imports(tree)
-    for function in (node for node in ast.walk(tree) if isinstance(node, _FUNCTIONS)):
+    for function in (node for node in walk(tree) if isinstance(node, _FUNCTIONS)):
         if _is_stub(function):
             continue
         reads = _reads(function)
-        declared = {name for node in ast.walk(function) if isinstance(node, (ast.Global, ast.Nonlocal))
+        declared = {name for node in walk(function) if isinstance(node, (ast.Global, ast.Nonlocal))
                     for name in node.names}
         params = _parameters(function)
-        stores = {node.id for node in ast.walk(function) if isinstance(node, ast.Name)
+        stores = {node.id for node in walk(function) if isinstance(node, ast.Name)
                   and isinstance(node.ctx, ast.Store)}
         count += sum(1 for name in stores - params - declared - reads if not name.startswith("_"))
         count += sum(1 for name in params if name not in reads or _overwritten_first(function.body, name))
@@ -34,7 +36,7 @@ def unread_names(tree: ast.AST) -> int:
 
 
 def _reads(node: ast.AST) -> set[str]:
-    return {child.id for child in ast.walk(node) if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load)}
+    return {child.id for child in walk(node) if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load)}
 
 
 def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
@@ -52,7 +54,7 @@ def _is_stub(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 def _overwritten_first(body: list[ast.stmt], name: str) -> bool:
     """Whether the first of ``body``'s statements that mentions ``name`` assigns it without reading it."""
     for statement in body:
-        mentions = [node for node in ast.walk(statement) if isinstance(node, ast.Name) and node.id == name]
+        mentions = [node for node in walk(statement) if isinstance(node, ast.Name) and node.id == name]
         if not mentions:
             continue
         if any(isinstance(node.ctx, ast.Load) for node in mentions):
@@ -64,9 +66,9 @@ def _overwritten_first(body: list[ast.stmt], name: str) -> bool:
 def _unused_imports(tree: ast.AST) -> int:
     if not isinstance(tree, ast.Module):
         return 0
-    used = _reads(tree) | {node.value.id for node in ast.walk(tree)
+    used = _reads(tree) | {node.value.id for node in walk(tree)
                            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)}
-    exported = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    exported = {node.value for node in walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)}
     count = 0
     for statement in tree.body:
         if isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
