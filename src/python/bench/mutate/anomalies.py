@@ -38,14 +38,14 @@ from __future__ import annotations
 
 import ast
 import collections
+import functools
 
 from bench import pyast
 from bench.mutate.contradictions import added_contradiction
 from bench.mutate.guards import blocks_of, compares_as_data, dereferences
 from bench.mutate.parentheses import lone_groups
 from bench.mutate.unread import unread_names
-from bench.mutate import walks
-from bench.mutate.walks import walk
+from bench.mutate.walks import remembered, walk
 
 _TRANSPARENT = {("Try", "body"), ("TryStar", "body"), ("Try", "finalbody"), ("TryStar", "finalbody"),
                 ("With", "body"), ("AsyncWith", "body")}  # blocks that always run on: what they bind reaches on
@@ -70,19 +70,14 @@ class _Original:
         return self._counts[rule]
 
 
-_last_original: list = [None]  # the file of the last call: candidates of one file come one after another
-
-
+@functools.lru_cache(maxsize=1)  # the candidates of one file come one after another
 def _original(data: bytes) -> _Original:
-    last = _last_original[0]
-    if last is None or last.data != data:
-        last = _last_original[0] = _Original(data)
-    return last
+    return _Original(data)
 
 
 def added_anomaly(original: bytes, start: int, end: int, replacement: str) -> str:
     """The anomaly the mutation ``original[start:end] -> replacement`` adds to the file ("" when none)."""
-    with walks.remembered():
+    with remembered():
         return _added_anomaly(original, start, end, replacement)
 
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 import json
 import math
 
+from bench.probes._probe_calls import DREW as DRAWN
+
 REL_TOL = 1e-9
 ABS_TOL = 1e-12
 SHOWN = 240  # characters of an input or output shown in a divergence
@@ -32,7 +34,7 @@ def agree(expected: str, got: str) -> bool:
     if got == expected:  # the same canonical text: nothing to compare
         return True
     want, have = json.loads(expected), json.loads(got)
-    if len(have) == 5 and have[4] == "random":
+    if len(have) == 5 and have[4] == DRAWN:
         # the candidate drew on the random module's generator where the reference did not (the reference's
         # probes that draw are never kept): what it gave is compared all the same
         have = have[:4]

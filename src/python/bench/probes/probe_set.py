@@ -29,6 +29,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.probes._probe_calls import DREW as DRAWN
 from bench.probes.in_place import RECORDED_SITES, InPlaceProbe
 
 PROBE_VERSION = "19"
@@ -276,7 +277,7 @@ def _drop_reason(first: str, second: str) -> str:
     if not first or not second:
         return "the reference's replay stopped before it"
     answer = json.loads(first)
-    if answer[-1] == "random" or json.loads(second)[-1] == "random":
+    if answer[-1] == DRAWN or json.loads(second)[-1] == DRAWN:
         return DREW
     if first != second:
         return VARIES
