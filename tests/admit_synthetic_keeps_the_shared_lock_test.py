@@ -75,6 +75,7 @@ def test_admitting_a_synthetic_task_changes_no_other_synthetic_tasks_lock_or_cer
     assert (root / "tasks" / "synthetic" / f"{NEW}.json").is_file()  # named as every synthetic spec is
     assert not (root / "tasks" / "synthetic" / f"synthetic.{NEW}.json").exists()
     assert (root / "results" / "certificates" / f"synthetic.{NEW}.json.gz").is_file()
+    assert (root / "results" / "certificates" / "inputs" / f"synthetic.{NEW}.json").is_file()
     assert GENERATE_COMMAND in done.stderr  # what the scripted study needs next
 
     scored = run_bench("score", "--model", "scripted", "--tasks", f"synthetic.{NEW}", "--out", str(tmp_path / "run"),

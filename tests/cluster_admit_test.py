@@ -68,7 +68,10 @@ def test_admission_on_the_cluster_writes_what_local_admission_writes(candidates,
     ]
     local_files, remote_files = _written(local_root), _written(cluster_root)
     assert sorted(remote_files) == sorted(local_files)
-    assert len([name for name in local_files if name.startswith("results/certificates/")]) == 2
+    certificates = [name for name in local_files if name.startswith("results/certificates/")]
+    assert len([name for name in certificates if name.endswith(".json.gz")]) == 2
+    assert [name for name in certificates if name.startswith("results/certificates/inputs/")] == [
+        f"results/certificates/inputs/synthetic.{SYNTHETIC}_again.json"]  # its task folder, as certified
     for name, data in local_files.items():
         assert remote_files[name] == data, name
 

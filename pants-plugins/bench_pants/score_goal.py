@@ -98,7 +98,7 @@ async def score(
     own = await MultiGet(
         Get(TaskInputs, TaskInputsRequest(tasks[task["spec"]], tuple(task["inputs"]))) for task in plan["tasks"]
     )
-    certificates = await MultiGet(Get(Digest, PathGlobs([_certificate(t)])) for t in plan["tasks"])
+    certificates = await MultiGet(Get(Digest, PathGlobs(_committed(t))) for t in plan["tasks"])
     digests = await MultiGet(
         Get(Digest, MergeDigests([shared, o.digest, c])) for o, c in zip(own, certificates)
     )
@@ -160,8 +160,13 @@ def _clear_run_folder(out: str) -> None:
         shutil.rmtree(_folder(out))
 
 
-def _certificate(task: dict) -> str:
-    return f"results/certificates/{task['task_id']}.json.gz"
+def _committed(task: dict) -> list[str]:
+    """What a unit grades against when it is current: the task's certificate (with, for a task whose code is in
+    the checkout, the inputs it was made from) and its committed probe summary and set (bench.probes.committed).
+    A file that does not exist is simply absent from the unit's inputs."""
+    task_id = task["task_id"]
+    return [f"results/certificates/{task_id}.json.gz", f"results/certificates/inputs/{task_id}.json",
+            f"results/probes/{task_id}.json", f"results/probes/sets/{task_id}.json.gz"]
 
 
 def _commit(worktree: MaybeGitWorktree) -> str:

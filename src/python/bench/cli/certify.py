@@ -34,7 +34,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bench.errors import UsageError
-    from bench.gate.certify import certificate_file, certify, write_certificate
+    from bench.gate.certify import certify, write_certificate
+    from bench.gate.committed_certificate import commit_certificate
     from bench.progress import progress
     from bench.spec.load import discover, load_all, load_spec, select
     from bench.variables import find_root, get
@@ -48,8 +49,10 @@ def run(args: argparse.Namespace) -> int:
 
     def report(spec, outcome) -> None:
         cert = outcome.certificate
-        out = args.out if args.spec and args.out else certificate_file(root, spec.task_id)
-        write_certificate(out, cert.to_json())
+        if args.spec and args.out:
+            write_certificate(args.out, cert.to_json())
+        else:
+            commit_certificate(spec, cert, root, k=args.k, sandbox_name=sandbox)
         counts["cached"] += outcome.cached
         counts["dropped"] += not cert.admitted
         state = "cached   " if outcome.cached else "certified"

@@ -16,7 +16,8 @@ test defines, a context, a callback) is probed in place: the tests run again and
 child calls the function once per input with the live arguments, the written ones varied ("in place" in the
 counts).
 Scoring replays it against every resolved candidate: the verified tier.
-The set is cached, never committed (it holds values from the library's tests); its summary is written to
+The set is cached, and committed only for a task whose code lives in this repository (a synthetic task:
+results/probes/sets/<task_id>.json.gz; a library's set holds values from its tests); its summary is written to
 results/probes/<task_id>.json, bound to the task's certificate: the set's sha256, counts per target, and —
 when the task's adequacy was measured (bench adequacy) — which near misses the tests let through the probes
 kill, and which are equivalent on probes. bench pool stats and bench list --json read it.
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
 
     from bench.cli._per_task import each_task, selected
     from bench.probes import store
-    from bench.score.probe_sets import probe_set_for, summary_for
+    from bench.score.probe_sets import commit_set, probe_set_for, summary_for
     from bench.score.task_env import prepare_task
     from bench.variables import get
 
@@ -52,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
             if args.no_cache:
                 probe_set_for(task, use_cache=False)
             summary = summary_for(task, root, near_misses=not args.no_near_misses)
+            commit_set(task, root)
         store.write(root, summary)
         return summary
 

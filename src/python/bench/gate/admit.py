@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.errors import EnvironmentBuildError
-from bench.gate.certify import Certificate, certificate_file, certify, write_certificate
+from bench.gate.certify import Certificate, certify
+from bench.gate.committed_certificate import commit_certificate
 from bench.gate.drops import collection_errors_of, find_duplicate, forget_lock, lock_drop_reason, ran_of, \
     record_drop
 from bench.gate.honest_fix import drop_reason, honest_fix_findings
@@ -228,7 +229,7 @@ def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, 
     write_atomic(path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode())
     (root / "tasks" / "_dropped" / f"{final.task_id}.json").unlink(missing_ok=True)  # a retried drop
     cert = certificate_for_admitted(final, cert, root, k=k, sandbox_name=sandbox_name, max_targets=max_targets)
-    write_certificate(certificate_file(root, final.task_id), cert.to_json())
+    commit_certificate(final, cert, root, k=k, sandbox_name=sandbox_name)
     if others is not None:
         others.append(final)
     if sync:

@@ -136,7 +136,7 @@ def certificate_key(spec: TaskSpec, root: Path, *, k: int, sandbox_name: str) ->
     digest, _ = read_pin(image_folder(spec.image, root))
     return {
         "spec_sha256": spec_sha256(spec),
-        "task_files_sha256": _task_files_digest(spec, root),
+        "task_files_sha256": task_files_digest(spec, root),
         "lock_sha256": sha256_bytes(lock_path(spec, root).read_bytes()),
         "image": spec.image,
         "image_digest": digest or "",
@@ -147,7 +147,7 @@ def certificate_key(spec: TaskSpec, root: Path, *, k: int, sandbox_name: str) ->
     }
 
 
-def _task_files_digest(spec: TaskSpec, root: Path) -> str:
+def task_files_digest(spec: TaskSpec, root: Path) -> str:
     """A task whose code is kept in this repository (a synthetic task's folder) has it as an input of the
     certificate too; "" for a task with none."""
     from bench.source.workspace import tree_digest

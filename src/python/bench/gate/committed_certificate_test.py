@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 
 import pytest
 
@@ -46,10 +47,50 @@ def test_a_changed_input_means_certifying_again(spec, change, monkeypatch):
     assert committed_certificate(spec, root, k=k, sandbox_name=sandbox) is None
 
 
-def test_a_synthetic_task_is_always_certified_here():
+SYNTHETIC = "synthetic.caesar_shift"
+
+
+@pytest.fixture()
+def synthetic():
     root = checkout_root()
-    synthetic = next(s for s in load_all(discover(root)) if s.kind == "synthetic")
+    return next(s for s in load_all(discover(root)) if s.task_id == SYNTHETIC)
+
+
+def test_a_synthetic_certificate_is_taken_while_its_task_folder_is_the_one_recorded(synthetic):
+    root = checkout_root()
+    stored = committed_certificate(synthetic, root, k=3, sandbox_name="bwrap")
+    assert stored is not None
+    assert stored.to_json() == read_certificate(certificate_file(root, SYNTHETIC))
+
+
+def test_a_changed_task_folder_means_certifying_a_synthetic_task_again(synthetic, monkeypatch):
+    root = checkout_root()
+    monkeypatch.setattr("bench.gate.certify.task_files_digest", lambda spec, root: "0" * 64)
     assert committed_certificate(synthetic, root, k=3, sandbox_name="bwrap") is None
+
+
+def test_a_synthetic_certificate_without_its_inputs_record_is_certified_again(synthetic, tmp_path, monkeypatch):
+    root = checkout_root()
+    monkeypatch.setattr("bench.gate.committed_certificate.inputs_file", lambda root, task_id: tmp_path / "none")
+    assert committed_certificate(synthetic, root, k=3, sandbox_name="bwrap") is None
+
+
+def test_committing_a_certificate_records_the_task_folder_it_was_made_from(synthetic, tmp_path, monkeypatch):
+    from bench.gate import committed_certificate as module
+    from bench.gate.certify import certificate_from_json, certificate_key
+
+    root = checkout_root()
+    monkeypatch.setattr(module, "certificate_file", lambda root, task_id: tmp_path / f"{task_id}.json.gz")
+    monkeypatch.setattr(module, "inputs_file", lambda root, task_id: tmp_path / "inputs" / f"{task_id}.json")
+    certificate = certificate_from_json(read_certificate(certificate_file(root, SYNTHETIC)))
+    module.commit_certificate(synthetic, certificate, root, k=3, sandbox_name="bwrap")
+    record = json.loads((tmp_path / "inputs" / f"{SYNTHETIC}.json").read_text())
+    assert record == {"certificate_sha256": hashlib.sha256(certificate.to_json()).hexdigest(),
+                      "made_from": certificate_key(synthetic, root, k=3, sandbox_name="bwrap")}
+    assert record["made_from"]["task_files_sha256"]
+    assert read_certificate(tmp_path / f"{SYNTHETIC}.json.gz") == certificate.to_json()
+    module.commit_certificate(synthetic, certificate, root, k=3, sandbox_name="docker")
+    assert not (tmp_path / "inputs" / f"{SYNTHETIC}.json").exists()  # it would name inputs scoring never takes
 
 
 def test_scoring_on_an_empty_cache_grades_against_the_committed_certificate(spec, tmp_path, monkeypatch):

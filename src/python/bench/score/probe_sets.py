@@ -3,6 +3,8 @@
 The probe set (:mod:`bench.probes.probe_set`) is built on first use in the task's own scored environment and
 cached by the action cache under the task's verdict key, its certificate, the probe version and the
 Hypothesis version that generated its inputs; one is built per task per process, however many workers ask.
+A task whose code lives in this repository has its set committed (:mod:`bench.probes.committed`), taken
+while everything it was made from is unchanged.
 A candidate's check is cached by its source digest under the probe set's sha256.
 """
 
@@ -73,6 +75,9 @@ def probe_set_for(task: PreparedTask, *, use_cache: bool = True) -> ProbeSet:
         hit = cache.get(key) if use_cache else None
         if hit is not None:
             probe_set = read(hit)
+        elif use_cache and (stored := committed_set(task)) is not None:
+            probe_set = stored
+            cache.put(key, probe_set.canonical())
         else:
             with scratch_dir(prefix="bench-probes-") as scratch:
                 probe_set = build(task.spec, reference_of(task), Path(scratch), test_limits=limits_for(task.spec),
@@ -154,10 +159,44 @@ def _probe_set_at_hand(task: PreparedTask) -> bool:
         return True
     cache = ActionCache("probes")
     hit = cache.get(cache.key(cache_key(task)))
-    if hit is not None:
+    found = read(hit) if hit is not None else committed_set(task)
+    if found is not None:
         with _guard:
-            _built.setdefault(task_id, read(hit))
-    return hit is not None
+            _built.setdefault(task_id, found)
+    return found is not None
+
+
+def _own_inputs(task: PreparedTask) -> dict | None:
+    """What a committed set of the task must have been made from; None for a task whose code is not kept in
+    this repository (its set holds another project's values and is never committed)."""
+    from bench.gate.certify import task_files_digest
+    from bench.probes.committed import made_from
+
+    if task.root is None:
+        return None
+    task_files = task_files_digest(task.spec, task.root)
+    return made_from(task_files, task.integrity["certificate_sha256"]) if task_files else None
+
+
+def committed_set(task: PreparedTask) -> ProbeSet | None:
+    """The task's committed probe set while it is current (:mod:`bench.probes.committed`), else None."""
+    from bench.probes import committed, store
+
+    inputs = _own_inputs(task)
+    if inputs is None:
+        return None
+    summary = store.read_current(task.root, task.spec.task_id, inputs["certificate_sha256"])
+    if summary is None or summary.version != PROBE_VERSION:
+        return None
+    return committed.read(task.root, task.spec.task_id, inputs, summary.probe_set_sha256)
+
+
+def commit_set(task: PreparedTask, root: Path) -> Path | None:
+    """Commit the task's probe set beside its summary when its code lives in this repository."""
+    from bench.probes import committed
+
+    inputs = _own_inputs(task)
+    return None if inputs is None else committed.write(root, probe_set_for(task), inputs)
 
 
 def summary_for(task: PreparedTask, root: Path, *, near_misses: bool = True):

@@ -48,6 +48,7 @@ class PreparedTask:
     # from its scored runs like the vendored copies bench.verdict.masks finds by name.
     content_masks: tuple[str, ...] = ()
     mirror: Path | None = None  # where a PR task's repository is cloned from (its reference is laid out again)
+    root: Path | None = None  # the benchmark checkout the task was prepared from
 
     @property
     def run_environment(self):
@@ -106,7 +107,7 @@ def prepare_task(spec: TaskSpec, root: Path, scratch: Path, *, sandbox_name: str
         env=tuple(tuple(e) for e in layout["env"]),
         mounts=tuple(Mount(Path(h), p, w) for h, p, w in layout["mounts"]),
         sandbox=get_sandbox(sandbox_name), integrity=integrity, allowed_rules=allowed_rules(root, spec.task_id),
-        content_masks=tuple(layout.get("content_masks", ())), mirror=mirror,
+        content_masks=tuple(layout.get("content_masks", ())), mirror=mirror, root=root,
     )
 
 
