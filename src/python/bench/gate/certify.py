@@ -90,38 +90,19 @@ def certificate_file(root: Path, task_id: str) -> Path:
 
 
 def write_certificate(path: Path, data: bytes) -> Path:
-    """Write certificate JSON to ``path``, gzipped (deterministically: no name, no time) when it ends in .gz.
+    """Write certificate JSON to ``path``, gzipped (deterministically: no name, no time) when it ends in .gz; a
+    file already holding it is left untouched, so a certificate whose content did not change does not show as
+    changed after ``./pants certify`` or ``bench certify`` (:mod:`bench.store.gzipped`)."""
+    from bench.store import gzipped
 
-    A file that already holds these bytes is left untouched: gzip's header and deflate's output differ between
-    Python and zlib versions (3.9 and 3.12 write OS byte 255 where 3.11 writes 3), and a certificate whose content
-    did not change must not show as changed after ``./pants certify`` or ``bench certify``."""
-    import zlib
-
-    from bench.store.atomic import write_atomic
-
-    if path.is_file():
-        try:
-            if read_certificate(path) == data:
-                return path
-        except (OSError, EOFError, zlib.error):  # unreadable, or not gzip: written anew below
-            pass
-    return write_atomic(path, _gzip(data) if path.suffix == ".gz" else data)
-
-
-def _gzip(data: bytes) -> bytes:
-    """gzip of ``data`` with one header whatever the Python: no name, mtime 0, best compression, OS Unix."""
-    import zlib
-
-    body = zlib.compress(data, 9, wbits=31)
-    return b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03" + body[10:]
+    return gzipped.write(path, data)
 
 
 def read_certificate(path: Path) -> bytes:
     """The canonical JSON of a certificate file written by :func:`write_certificate`."""
-    import gzip
+    from bench.store import gzipped
 
-    data = path.read_bytes()
-    return gzip.decompress(data) if path.suffix == ".gz" else data
+    return gzipped.read(path)
 
 
 def lock_path(spec: TaskSpec, root: Path) -> Path:

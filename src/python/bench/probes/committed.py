@@ -3,21 +3,21 @@
 A library task's probe set holds values observed in that library's tests, so it is never committed (see
 :mod:`bench.probes.store`). A synthetic task's values are this repository's own, so its set is committed too,
 in ``results/probes/sets/<task_id>.json.gz``, and a fresh machine replays it instead of building it again (on
-the main job's 67 tasks that building is a third of the scoring threads' time). It counts only while everything
-it was made from is the same: the certificate (which binds the spec, the lock and the image), the task's
-folder, the probe version and the Hypothesis version that generated its inputs; and only while its bytes are
-those of the set the committed summary names. Otherwise the set is built again here, as it would be without
+the main job's 67 tasks that building took a quarter of the scoring threads' time). It counts only while
+everything it was made from is the same: the certificate (which binds the spec, the lock and the image), the
+task's folder, the probe version and the Hypothesis version that generated its inputs; and only while its bytes
+are those of the set the committed summary names. Otherwise the set is built again here, as it would be without
 one.
 """
 
 from __future__ import annotations
 
-import gzip
 import json
 import zlib
 from pathlib import Path
 
 from bench.probes.probe_set import PROBE_VERSION, ProbeSet
+from bench.store import gzipped
 
 
 def set_file(root: Path, task_id: str) -> Path:
@@ -34,11 +34,10 @@ def made_from(task_files_sha256: str, certificate_sha256: str) -> dict:
 def write(root: Path, probe_set: ProbeSet, inputs: dict) -> Path:
     """Write the set beside its summary (deterministic gzip; a file already holding the same content is left
     as it is, so an unchanged set never shows as changed)."""
-    from bench.gate.certify import write_certificate
     from bench.store.canonical import canonical_json
 
     data = canonical_json({"made_from": inputs, "set": probe_set.to_json()})
-    return write_certificate(set_file(root, probe_set.task_id), data)
+    return gzipped.write(set_file(root, probe_set.task_id), data)
 
 
 def read(root: Path, task_id: str, inputs: dict, probe_set_sha256: str) -> ProbeSet | None:
@@ -48,7 +47,7 @@ def read(root: Path, task_id: str, inputs: dict, probe_set_sha256: str) -> Probe
     if not path.is_file() or not probe_set_sha256:
         return None
     try:
-        data = json.loads(gzip.decompress(path.read_bytes()))
+        data = json.loads(gzipped.read(path))
     except (OSError, EOFError, zlib.error, ValueError):
         return None
     if not isinstance(data, dict) or data.get("made_from") != inputs:
