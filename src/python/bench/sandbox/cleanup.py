@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -85,9 +87,58 @@ def tree_scratch(tree: Path, prefix: str) -> Iterator[Path]:
 @contextmanager
 def scratch_dir(prefix: str = "bench-", dir: str | os.PathLike | None = None) -> Iterator[Path]:
     """A fresh temp directory (``tempfile.mkdtemp``) removed with :func:`remove_tree` on every way out,
-    KeyboardInterrupt (and so SIGTERM, see ``bench.cli.signals``) included."""
-    path = Path(tempfile.mkdtemp(prefix=prefix, dir=dir))
+    KeyboardInterrupt (and so SIGTERM, see ``bench.cli.signals``) included. Its name carries this process's pid,
+    so that what a killed process left is found and removed by the next one (:func:`sweep_stale_scratch`)."""
+    _sweep_once(dir)
+    path = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=dir))
     try:
         yield path
     finally:
         remove_tree(path)
+
+
+# bench-<what>-<pid>-<mkdtemp's suffix>: the names scratch_dir gives.
+_SCRATCH_NAME = re.compile(r"bench-[a-z]+(?:-[a-z]+)*-(\d+)-[A-Za-z0-9_]{8}")
+_swept: set[str] = set()
+_swept_lock = threading.Lock()
+
+
+def sweep_stale_scratch(folder: str | os.PathLike) -> tuple[str, ...]:
+    """Remove the scratch folders in ``folder`` whose process is gone: a SIGKILLed harness or Dask worker cannot
+    clean up, and on the tmpfs what it left holds memory until the machine restarts. A folder of a process that
+    still runs, or of another user's (its pid cannot be signalled), is left alone; so is any other name."""
+    removed = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return ()
+    for name in names:
+        match = _SCRATCH_NAME.fullmatch(name)
+        if match is None or _alive(int(match.group(1))):
+            continue
+        try:
+            remove_tree(Path(folder) / name)
+            removed.append(name)
+        except OSError:
+            continue  # another process is removing it, or it is not ours to remove: the next sweep sees
+    return tuple(sorted(removed))
+
+
+def _sweep_once(folder: str | os.PathLike | None) -> None:
+    """Each process sweeps each scratch folder it uses once, before its first scratch folder there."""
+    where = os.fspath(folder) if folder is not None else tempfile.gettempdir()
+    with _swept_lock:
+        if where in _swept:
+            return
+        _swept.add(where)
+    sweep_stale_scratch(where)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -62,3 +62,39 @@ def test_a_noexec_tmpfs_is_not_used(monkeypatch, tmp_path):
     assert fast_scratch() is None
     monkeypatch.setattr(cleanup.os, "statvfs", lambda _: fields(real.f_bavail, real.f_frsize, 0))
     assert fast_scratch() == str(tmp_path)
+
+
+def _dead_pid() -> int:
+    import subprocess
+
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+def test_scratch_left_by_a_killed_process_is_swept_by_the_next(tmp_path):
+    """A SIGKILLed worker cannot remove its scratch folders; the next process that makes one there removes
+    them. Folders of live processes and other names stay."""
+    dead = _dead_pid()
+    left = [tmp_path / f"bench-run-{dead}-abcd1234", tmp_path / f"bench-honest-fix-{dead}-_x9Yz012"]
+    for folder in left:
+        (folder / "tree" / "pkg").mkdir(parents=True)
+        (folder / "tree" / "pkg" / "mod.py").write_text("x = 1\n")
+    live = tmp_path / f"bench-loop-{os.getpid()}-abcd1234"
+    other = [tmp_path / f"bench-run-{dead}", tmp_path / "pants-sandboxes-0", tmp_path / f"mine-{dead}-abcd1234"]
+    for folder in (live, *other):
+        folder.mkdir()
+    assert cleanup.sweep_stale_scratch(tmp_path) == tuple(sorted(f.name for f in left))
+    assert not any(f.exists() for f in left)
+    assert live.is_dir() and all(f.is_dir() for f in other)
+
+
+def test_a_scratch_folder_is_named_with_its_process_and_sweeps_its_folder_first(monkeypatch, tmp_path):
+    dead = _dead_pid()
+    stale = tmp_path / f"bench-guard-{dead}-abcd1234"
+    stale.mkdir()
+    monkeypatch.setattr(cleanup, "_swept", set())
+    with scratch_dir(prefix="bench-guard-", dir=tmp_path) as folder:
+        assert folder.name.startswith(f"bench-guard-{os.getpid()}-")
+        assert not stale.exists()
+    assert list(tmp_path.iterdir()) == []
