@@ -12,6 +12,7 @@ import os
 import re
 import tempfile
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -89,7 +90,7 @@ def scratch_dir(prefix: str = "bench-", dir: str | os.PathLike | None = None) ->
     """A fresh temp directory (``tempfile.mkdtemp``) removed with :func:`remove_tree` on every way out,
     KeyboardInterrupt (and so SIGTERM, see ``bench.cli.signals``) included. Its name carries this process's pid,
     so that what a killed process left is found and removed by the next one (:func:`sweep_stale_scratch`)."""
-    _sweep_once(dir)
+    _sweep_due(dir)
     path = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=dir))
     try:
         yield path
@@ -99,8 +100,9 @@ def scratch_dir(prefix: str = "bench-", dir: str | os.PathLike | None = None) ->
 
 # bench-<what>-<pid>-<mkdtemp's suffix>: the names scratch_dir gives.
 _SCRATCH_NAME = re.compile(r"bench-[a-z]+(?:-[a-z]+)*-(\d+)-[A-Za-z0-9_]{8}")
-_swept: set[str] = set()
+_swept: dict[str, float] = {}  # folder → when this process last swept it (time.monotonic)
 _swept_lock = threading.Lock()
+SWEEP_INTERVAL = 10.0  # seconds: a long-lived worker also finds what a sibling killed since left
 
 
 def sweep_stale_scratch(folder: str | os.PathLike) -> tuple[str, ...]:
@@ -120,17 +122,18 @@ def sweep_stale_scratch(folder: str | os.PathLike) -> tuple[str, ...]:
             remove_tree(Path(folder) / name)
             removed.append(name)
         except OSError:
-            continue  # another process is removing it, or it is not ours to remove: the next sweep sees
+            continue  # another thread or process is removing it, or it is not ours to remove
     return tuple(sorted(removed))
 
 
-def _sweep_once(folder: str | os.PathLike | None) -> None:
-    """Each process sweeps each scratch folder it uses once, before its first scratch folder there."""
+def _sweep_due(folder: str | os.PathLike | None) -> None:
+    """Sweep the folder a scratch folder is about to be made in, at most once every SWEEP_INTERVAL seconds."""
     where = os.fspath(folder) if folder is not None else tempfile.gettempdir()
+    now = time.monotonic()
     with _swept_lock:
-        if where in _swept:
+        if now - _swept.get(where, -SWEEP_INTERVAL) < SWEEP_INTERVAL:
             return
-        _swept.add(where)
+        _swept[where] = now
     sweep_stale_scratch(where)
 
 

@@ -90,11 +90,25 @@ def test_scratch_left_by_a_killed_process_is_swept_by_the_next(tmp_path):
 
 
 def test_a_scratch_folder_is_named_with_its_process_and_sweeps_its_folder_first(monkeypatch, tmp_path):
+    """The sweep runs when a scratch folder is made, at most once every SWEEP_INTERVAL seconds a folder."""
     dead = _dead_pid()
     stale = tmp_path / f"bench-guard-{dead}-abcd1234"
     stale.mkdir()
-    monkeypatch.setattr(cleanup, "_swept", set())
+    monkeypatch.setattr(cleanup, "_swept", {})
     with scratch_dir(prefix="bench-guard-", dir=tmp_path) as folder:
         assert folder.name.startswith(f"bench-guard-{os.getpid()}-")
         assert not stale.exists()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_sweep_waits_its_interval(monkeypatch, tmp_path):
+    monkeypatch.setattr(cleanup, "_swept", {})
+    with scratch_dir(prefix="bench-guard-", dir=tmp_path):
+        pass
+    stale = tmp_path / f"bench-guard-{_dead_pid()}-abcd1234"
+    stale.mkdir()
+    with scratch_dir(prefix="bench-guard-", dir=tmp_path):
+        assert stale.is_dir()  # swept a moment ago: not again yet
+    monkeypatch.setattr(cleanup, "SWEEP_INTERVAL", 0.0)
+    with scratch_dir(prefix="bench-guard-", dir=tmp_path):
+        assert not stale.exists()
