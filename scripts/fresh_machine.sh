@@ -10,8 +10,8 @@
 #   REPO  a path or URL git can clone (default: this checkout; a clone takes its committed HEAD, never
 #         uncommitted changes).
 # KEEP=1 keeps the temp folder (clone, HOME, logs) after a success; after a failure it is always kept.
-# Expect 30-40 minutes on two cores (the main job 4, the tests 29 on a quiet start): llama.cpp is compiled from its
-# sdist once, for the model tests.
+# Expect about 18 minutes on two cores (measured: the main job 3, the tests 15): llama.cpp is compiled from its
+# sdist once, for the model tests, beside the other tests.
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
