@@ -277,7 +277,7 @@ def _stale_groups(layout: Layout) -> list[Path]:
             continue
         for name in names:
             match = _RUN_NAME.fullmatch(name)
-            if match is not None and not _alive(int(match.group(1))):
+            if match is not None and not pid_alive(int(match.group(1))):
                 found.append(parent / name)
     return found
 
@@ -297,7 +297,8 @@ def _kill_all(pids) -> None:
             pass
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (one of another user's counts: it cannot be signalled, but it is there)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

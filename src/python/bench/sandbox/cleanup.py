@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterator
 
 from bench.sandbox import _tree
+from bench.sandbox._cgroups import pid_alive
 
 
 def remove_tree(path: str | os.PathLike) -> None:
@@ -116,7 +117,7 @@ def sweep_stale_scratch(folder: str | os.PathLike) -> tuple[str, ...]:
         return ()
     for name in names:
         match = _SCRATCH_NAME.fullmatch(name)
-        if match is None or _alive(int(match.group(1))):
+        if match is None or pid_alive(int(match.group(1))):
             continue
         try:
             remove_tree(Path(folder) / name)
@@ -135,13 +136,3 @@ def _sweep_due(folder: str | os.PathLike | None) -> None:
             return
         _swept[where] = now
     sweep_stale_scratch(where)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
