@@ -60,7 +60,7 @@ def short(name: str) -> str:
 
 
 def report_command(title: str, log: Path, profile: Path | None) -> None:
-    lines = stamped(log)
+    lines = stamped(log) if log.is_file() else []  # one command run alone leaves the other's log absent
     if not lines:
         print(f"== {title}: no timestamped log at {log}")
         return

@@ -55,3 +55,15 @@ def test_the_profile_names_each_step_the_llama_compiles_and_the_main_job_against
     assert "pex builds: 1, 600 s; holding llama-cpp-python (a llama.cpp compile each): 1" in tests
     assert "test targets: 2, their own run time summed 92 s; slowest:" in tests
     assert tests[-2:] == ["80.0 s    tests/b_test.py:tests", "12.5 s    src/python/bench/a_test.py:../tests"]
+
+
+def test_a_command_run_alone_leaves_the_other_reported_as_missing(tmp_path):
+    """The test command run by itself (as CI runs it): no main-job log, a line saying so, the tests profiled."""
+    (tmp_path / "logs").mkdir()
+    _write(tmp_path / "logs" / "test.log", [(100.0, "[INFO] Starting: Building pytest.pex from x"),
+                                            (130.0, "[INFO] Completed: Building pytest.pex from x"),
+                                            (140.0, "✓ tests/a_test.py succeeded in 2.50s.")])
+    done = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert f"== main job: no timestamped log at {tmp_path / 'logs' / 'score.log'}" in done.stdout
+    assert "== tests:" in done.stdout and "tests/a_test.py" in done.stdout
