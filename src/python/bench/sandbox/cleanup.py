@@ -99,8 +99,8 @@ def scratch_dir(prefix: str = "bench-", dir: str | os.PathLike | None = None) ->
         remove_tree(path)
 
 
-# bench-<what>-<pid>-<mkdtemp's suffix>: the names scratch_dir gives.
-_SCRATCH_NAME = re.compile(r"bench-[a-z]+(?:-[a-z]+)*-(\d+)-[A-Za-z0-9_]{8}")
+# bench-[<what>-]<pid>-<mkdtemp's suffix>: the names scratch_dir gives, its default prefix included.
+_SCRATCH_NAME = re.compile(r"bench-(?:[a-z]+-)*(\d+)-[A-Za-z0-9_]{8}")
 _swept: dict[str, float] = {}  # folder → when this process last swept it (time.monotonic)
 _swept_lock = threading.Lock()
 SWEEP_INTERVAL = 10.0  # seconds: a long-lived worker also finds what a sibling killed since left

@@ -76,7 +76,8 @@ def test_scratch_left_by_a_killed_process_is_swept_by_the_next(tmp_path):
     """A SIGKILLed worker cannot remove its scratch folders; the next process that makes one there removes
     them. Folders of live processes and other names stay."""
     dead = _dead_pid()
-    left = [tmp_path / f"bench-run-{dead}-abcd1234", tmp_path / f"bench-honest-fix-{dead}-_x9Yz012"]
+    left = [tmp_path / f"bench-run-{dead}-abcd1234", tmp_path / f"bench-honest-fix-{dead}-_x9Yz012",
+            tmp_path / f"bench-{dead}-q1w2e3r4"]
     for folder in left:
         (folder / "tree" / "pkg").mkdir(parents=True)
         (folder / "tree" / "pkg" / "mod.py").write_text("x = 1\n")
