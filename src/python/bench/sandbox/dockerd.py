@@ -35,12 +35,12 @@ def find_dockerd() -> Path:
             return Path(candidate)
     if os.geteuid() != 0:
         raise SandboxError("dockerd not found; install Debian's docker.io package (needs root)")
-    from bench.sandbox.host_tools import apt_lock, install_package
+    from bench.sandbox.host_tools import apt_lock, install_packages
 
     with apt_lock():
         if not any(os.access(c, os.X_OK) for c in DOCKERD_CANDIDATES):
             print("bench: installing Debian's docker.io package for a private dockerd", file=sys.stderr)
-            install_package("docker.io", SandboxError)
+            install_packages(("docker.io",), SandboxError)
     for candidate in DOCKERD_CANDIDATES:
         if os.access(candidate, os.X_OK):
             return Path(candidate)
