@@ -38,6 +38,15 @@ STUDY_DEFAULTS = {"turns": 5, "conditions": ("full", "count-only"), "tasks": "ki
 DEFAULT_NAMES = {"scripted": "study", "repairer": "ast"}
 
 
+def default_workers() -> int:
+    """One thread more than the cores: between its sandboxed runs a unit's thread does host work (edits, git,
+    grading) while the cores could run another unit's tests. The scripted study on two cores took 66 s with 2
+    threads, 50 s with 3, 59-65 s with 4 and 72 s with 6 (docs/measurements/README.md); results are the same."""
+    from bench.score.spare_core import cores
+
+    return cores() + 1
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     from bench.cli import run_folder
 
@@ -46,7 +55,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", help="provider/name, e.g. scripted, repairer/ast, openai/gpt-5-mini")
     p.add_argument("--tasks", default=None, help="task selector (default: every task; the study: kind:synthetic)")
     p.add_argument("--samples", type=int, default=1, help="independent draws per task (pass@k)")
-    p.add_argument("--workers", type=int, default=2, help="threads in this process (without --cluster)")
+    p.add_argument("--workers", type=int, default=default_workers(),
+                   help="threads in this process (without --cluster; default: one more than the cores, here "
+                        "%(default)s)")
     p.add_argument("--cluster", default=None, metavar="tcp://HOST:8786",
                    help="run the units on this Dask scheduler's workers (default: $BENCH_CLUSTER; empty: here)")
     run_folder.add_arguments(p)
