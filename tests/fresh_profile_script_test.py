@@ -24,6 +24,8 @@ TESTS = [
     (2000.0, "12:10:00.00 [INFO] Scheduler initialized."),
     (2001.0, f"12:10:01.00 [INFO] Starting: {LLAMA}"),
     (2601.0, f"12:20:01.00 [INFO] Completed: {LLAMA}"),
+    (2650.0, "12:21:00.00 [INFO] Completed: Run Pytest - src/python/bench/a_test.py:../tests and 3 other files - "
+             "succeeded."),
     (2700.0, "✓ src/python/bench/a_test.py:../tests succeeded in 12.50s."),
     (2800.0, "✓ tests/b_test.py:tests succeeded in 80.00s."),
 ]
@@ -53,8 +55,9 @@ def test_the_profile_names_each_step_the_llama_compiles_and_the_main_job_against
            "took 2.00x its test runs" in lines
     tests = lines[lines.index("== tests: 800 s"):]
     assert "pex builds: 1, 600 s; holding llama-cpp-python (a llama.cpp compile each): 1" in tests
-    assert "test targets: 2, their own run time summed 92 s; slowest:" in tests
-    assert tests[-2:] == ["80.0 s    tests/b_test.py:tests", "12.5 s    src/python/bench/a_test.py:../tests"]
+    assert "test runs: 2 holding 5 test files, their own run time summed 92 s; slowest:" in tests
+    assert tests[-2:] == ["80.0 s    tests/b_test.py:tests",
+                          "12.5 s    src/python/bench/a_test.py:../tests and 3 other files"]
 
 
 def test_a_command_run_alone_leaves_the_other_reported_as_missing(tmp_path):
