@@ -20,9 +20,9 @@ from pathlib import Path
 STAMP = re.compile(r"^(\d+\.\d+) (.*)$")
 PEX_START = re.compile(r"\[INFO\] Starting: (Building .*)$")
 PEX_DONE = re.compile(r"\[INFO\] Completed: (Building .*)$")
-TARGET = re.compile(r"✓ (\S+) succeeded in ([\d.]+)s")
-# A batch of test files run in one pytest process is summarised under its first file.
-BATCH = re.compile(r"Completed: Run Pytest - (\S+) and (\d+) other files")
+# A batch of test files run in one pytest process is summarised under its first file: "✓ a_test.py and 3 other
+# files succeeded in 12.50s."
+TARGET = re.compile(r"✓ (\S+)(?: and (\d+) other files)? succeeded in ([\d.]+)s")
 
 
 def stamped(path: Path) -> list[tuple[float, str]]:
@@ -78,15 +78,13 @@ def report_command(title: str, log: Path, profile: Path | None) -> None:
     print(f"  pex builds: {len(builds)}, {sum(s for _, s in builds):.0f} s; holding llama-cpp-python (a llama.cpp "
           f"compile each): {len(llama)}" + (f", and {len(cut)} whose requirement list Pants cut short" if cut else ""))
     print(f"  {rest:8.1f} s  after the last pex build (the command itself, and builds overlapping it)")
-    targets = [(m.group(1), float(m.group(2))) for _, text in lines for m in [TARGET.search(text)] if m]
+    targets = [(m.group(1), int(m.group(2) or 0), float(m.group(3)))
+               for _, text in lines for m in [TARGET.search(text)] if m]
     if targets:
-        files = {m.group(1): 1 + int(m.group(2)) for _, text in lines for m in [BATCH.search(text)] if m}
-        count = sum(files.get(name, 1) for name, _ in targets)
-        print(f"  test runs: {len(targets)} holding {count} test files, their own run time summed "
-              f"{sum(s for _, s in targets):.0f} s; slowest:")
-        for name, seconds in sorted(targets, key=lambda t: -t[1])[:10]:
-            batch = f" and {files[name] - 1} other files" if name in files else ""
-            print(f"  {seconds:8.1f} s    {name}{batch}")
+        print(f"  test runs: {len(targets)} holding {sum(1 + others for _, others, _ in targets)} test files, their "
+              f"own run time summed {sum(s for _, _, s in targets):.0f} s; slowest:")
+        for name, others, seconds in sorted(targets, key=lambda t: -t[2])[:10]:
+            print(f"  {seconds:8.1f} s    {name}" + (f" and {others} other files" if others else ""))
     if profile is not None and profile.is_file():
         data = json.loads(profile.read_text())
         print("  harness phases (busy seconds over its threads; sandboxed runs' own wall time):")
