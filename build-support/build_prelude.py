@@ -10,3 +10,12 @@ def with_pool_history(overrides, names):
         entry["dependencies"] = [*entry.get("dependencies", ["//:test-base"]), "//:pool-history"]
         result[name] = entry
     return result
+
+
+def each_alone(overrides, names):
+    """python_tests overrides with each test file in ``names`` kept out of the shared pytest processes
+    (batch_compatibility_tag None): it runs in a process of its own."""
+    result = dict(overrides)
+    for name in names:
+        result[name] = {**result.get(name, {}), "batch_compatibility_tag": None}
+    return result
