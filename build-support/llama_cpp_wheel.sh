@@ -25,11 +25,7 @@ ARGS_FILE="$here/../lockfiles/llama-cpp-python.cmake-args"
 # One option a line; comment lines start with '#'.
 CMAKE_ARGS="$(grep -v '^[[:space:]]*#' "$ARGS_FILE" | tr -s '[:space:]' ' ' | sed 's/^ //; s/ $//')"
 [[ "$CMAKE_ARGS" == *-DGGML_NATIVE=OFF* ]] || { echo "$ARGS_FILE must turn GGML_NATIVE off" >&2; exit 2; }
-# The options and the CMake file they include name the wheel's folder; %(buildroot)s is this checkout's root.
-ARGS_HASH="$( { printf '%s' "$CMAKE_ARGS"; cat "$here/../lockfiles/llama-cpp-python.no-common.cmake"; } \
-  | sha256sum | cut -c1-12)"
-root="$(cd "$here/.." && pwd)"
-CMAKE_ARGS="${CMAKE_ARGS//%(buildroot)s/$root}"
+ARGS_HASH="$(printf '%s' "$CMAKE_ARGS" | sha256sum | cut -c1-12)"
 CACHE_DIR="${BENCH_CACHE_DIR:-$HOME/.cache/loopcontrolbench}"
 # A wheel built with other options (an older native build) is never reused: the options name the folder.
 WHEEL_DIR="$CACHE_DIR/wheels/llama-cpp-python-$ARGS_HASH"

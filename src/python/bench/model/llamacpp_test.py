@@ -118,15 +118,9 @@ def recorded_args() -> list[str]:
     return [arg for line in lines if not line.lstrip().startswith("#") for arg in line.split()]
 
 
-# The one option that is not ON/OFF: a CMake file included after llama.cpp's project() call.
-INCLUDE = "-DCMAKE_PROJECT_llama.cpp_INCLUDE=%(buildroot)s/lockfiles/llama-cpp-python.no-common.cmake"
-
-
 def recorded_options() -> dict[str, str]:
     options = {}
     for arg in recorded_args():
-        if arg == INCLUDE:
-            continue
         match = re.fullmatch(r"-D([A-Z0-9_]+)=(ON|OFF)", arg)
         assert match, f"{ARGS_FILE.name}: {arg!r} is not -DNAME=ON|OFF"
         options[match[1]] = match[2]
@@ -150,14 +144,6 @@ def test_pants_builds_llama_cpp_with_the_recorded_options():
     cmake_args = [v.partition("=")[2] for v in env_vars if v.startswith("CMAKE_ARGS=")]
     assert len(cmake_args) == 1, "pants.toml's [subprocess-environment] must set CMAKE_ARGS once"
     assert shlex.split(cmake_args[0]) == recorded_args()
-
-
-def test_the_build_leaves_out_llama_cpps_common_library():
-    """llama-cpp-python forces LLAMA_BUILD_COMMON ON in the cache; the included file shadows it with a normal
-    variable, read by llama.cpp's `if (LLAMA_BUILD_COMMON)` after its project() call."""
-    assert INCLUDE in recorded_args()
-    included = (REPO_ROOT / "lockfiles" / "llama-cpp-python.no-common.cmake").read_text().splitlines()
-    assert [line for line in included if line and not line.startswith("#")] == ["set(LLAMA_BUILD_COMMON OFF)"]
 
 
 def test_recorded_options_pin_a_portable_baseline():

@@ -14,8 +14,8 @@ from bench.testing.support import checkout_root
 TASKS = ("caesar_shift", "anagram_groups", "roman_numerals")
 OWN_LOCK = "roman_numerals"  # in the copy, the one task with a lock of its own
 COPIED = ("pants", "pants.toml", "BUILD", "build-support", "pants-plugins", "src/python", "3rdparty", "lockfiles/BUILD",
-          "lockfiles/llama-cpp-python.cmake-args", "lockfiles/llama-cpp-python.no-common.cmake",
-          "lockfiles/python-default.lock", "lockfiles/tools", "images", "tasks/_integrity")
+          "lockfiles/llama-cpp-python.cmake-args", "lockfiles/python-default.lock", "lockfiles/tools", "images",
+          "tasks/_integrity")
 
 
 def _copy(source: Path, root: Path, relative: str) -> None:
