@@ -105,7 +105,19 @@ def main() -> int:
     work = Path(sys.argv[1])
     report_command("main job", work / "logs" / "score.log", work / "logs" / "profile-score.json")
     report_command("tests", work / "logs" / "test.log", None)
+    built = llama_wheels_built(work / "home")
+    if built is not None:
+        print(f"== llama.cpp wheels compiled (pex's cache in the fresh HOME): {built}")
     return 0
+
+
+def llama_wheels_built(home: Path) -> int | None:
+    """How many llama-cpp-python wheels pex built from the sdist under ``home`` (one per compile), or None when
+    there is no pex cache there. Pants shortens long requirement lists in its log, so the log cannot tell."""
+    cache = home / ".cache/pants/named_caches/pex_root/built_wheels"
+    if not cache.is_dir():
+        return None
+    return sum(1 for _ in cache.glob("sdists/llama_cpp_python-*/*/*/llama_cpp_python-*.whl"))
 
 
 if __name__ == "__main__":

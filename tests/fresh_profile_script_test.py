@@ -68,3 +68,18 @@ def test_a_command_run_alone_leaves_the_other_reported_as_missing(tmp_path):
     assert done.returncode == 0, done.stderr
     assert f"== main job: no timestamped log at {tmp_path / 'logs' / 'score.log'}" in done.stdout
     assert "== tests:" in done.stdout and "tests/a_test.py" in done.stdout
+
+
+def test_the_llama_cpp_compiles_are_counted_from_pexs_cache_in_the_fresh_home(tmp_path):
+    (tmp_path / "logs").mkdir()
+    _write(tmp_path / "logs" / "test.log", TESTS)
+    sdist = tmp_path / "home/.cache/pants/named_caches/pex_root/built_wheels/sdists/llama_cpp_python-0.3.36.tar.gz"
+    wheel = sdist / "832db069" / "cp311-cp311-manylinux_2_36_x86_64"
+    wheel = wheel / "llama_cpp_python-0.3.36-py3-none-linux_x86_64.whl"
+    wheel.parent.mkdir(parents=True)
+    wheel.write_bytes(b"")
+    out = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path)], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[-1] == "== llama.cpp wheels compiled (pex's cache in the fresh HOME): 1"
+    (tmp_path / "home").rename(tmp_path / "elsewhere")  # no fresh HOME kept: no line rather than a false 0
+    out = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path)], capture_output=True, text=True, check=True)
+    assert "llama.cpp wheels compiled" not in out.stdout
