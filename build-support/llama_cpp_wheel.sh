@@ -10,7 +10,8 @@
 #   PYTHON     interpreter whose pip builds the wheel (default: python3).
 #   --install  also install the wheel with its [server] extra into PYTHON's environment (the server's
 #              dependencies are ordinary wheels from the index) — what the model tests need.
-# Prints the path of the wheel on stdout; progress goes to stderr.
+# Prints the path of the wheel on stdout; progress goes to stderr. Beside the wheel, <wheel>.inputs records what it
+# was built from: the sdist's sha256, the CMake options, Python, CMake and the compilers.
 set -euo pipefail
 
 LLAMA_CPP_PYTHON_VERSION="0.3.36"  # the version the model tests run with; bump deliberately
@@ -79,9 +80,29 @@ raise SystemExit(f"llama-cpp-python {sys.argv[2]} is not in {sys.argv[1]}")
 EOF
 )"
 echo "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION --hash=sha256:$sha" > "$work/requirements.txt"
-"$PYTHON" -m pip wheel --no-deps --no-binary llama-cpp-python --require-hashes \
-  --wheel-dir "$work" -r "$work/requirements.txt" >&2
+# --no-cache-dir: pip's own wheel cache is keyed by the sdist alone, so it could hand back a wheel built with
+# other options; this script's cache folder is keyed by them.
+if ! "$PYTHON" -m pip wheel -v --no-cache-dir --no-deps --no-binary llama-cpp-python --require-hashes \
+    --wheel-dir "$work" -r "$work/requirements.txt" > "$work/build.log" 2>&1; then
+  tail -n 40 "$work/build.log" >&2
+  echo "llama-cpp-python did not build; the last lines of its log are above" >&2
+  exit 1
+fi
 built="$(ls "$work"/llama_cpp_python-*.whl | head -n 1)"
+# What the wheel was built from, beside it: the sdist's hash, the options, and the toolchain the build used
+# (read from the build's own log: the CMake and compilers of pip's isolated build environment).
+found() { grep -m 1 -o "$1.*" "$work/build.log" | tr -d '\r' || echo "not in the build log"; }
+{
+  echo "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION"
+  echo "sdist sha256: $sha"
+  echo "CMAKE_ARGS: $CMAKE_ARGS"
+  echo "python: $("$PYTHON" -c 'import platform; print(platform.python_version())')"
+  echo "build backend: $(found 'scikit-build-core [0-9.]* using CMake [0-9.]*')"
+  echo "C compiler: $(found 'The C compiler identification is ')"
+  echo "C++ compiler: $(found 'The CXX compiler identification is ')"
+  echo "machine: $(uname -m), $(nproc) cores"
+} > "$work/inputs.txt"
+mv "$work/inputs.txt" "$WHEEL_DIR/$(basename "$built").inputs"
 mv "$built" "$WHEEL_DIR/$(basename "$built")"
 echo "built in $(( $(date +%s) - start )) s" >&2
 install "$(find_wheel)"
