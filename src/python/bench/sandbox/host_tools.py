@@ -26,13 +26,15 @@ def ensure_tool(binary: str, package: str, error: type[InfrastructureError]) -> 
     if found:
         return found
     if os.geteuid() != 0:
-        raise error(f"{binary} is not installed; install it with `apt-get install -y {package}` (as root) and retry")
+        raise error(f"{binary} is not installed; install it with `apt-get install -y {package}` (as root) "
+                    f"and retry")
     with _install_lock, apt_lock():
         found = shutil.which(binary)
         if found:
             return found
         packages = (package, *_missing_companions(binary))
-        print(f"bench: {binary} not found; running `apt-get install -y {' '.join(packages)}`", file=sys.stderr)
+        command = f"apt-get install -y {' '.join(packages)}"
+        print(f"bench: {binary} not found; running `{command}`", file=sys.stderr)
         install_packages(packages, error)
     found = shutil.which(binary)
     if not found:

@@ -61,3 +61,12 @@ def test_a_tool_outside_the_host_set_brings_no_companions(monkeypatch):
     installed = _machine_without(monkeypatch, {"no-such-tool-x", "mmdebstrap", "bwrap"})
     assert ensure_tool("no-such-tool-x", "no-such-pkg-x", SandboxError) == "/usr/bin/no-such-tool-x"
     assert installed == [("no-such-pkg-x",)]
+
+
+def test_an_install_that_leaves_the_tool_missing_names_the_command_it_ran(monkeypatch):
+    monkeypatch.setattr(host_tools.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(host_tools.shutil, "which", lambda binary: None)
+    monkeypatch.setattr(host_tools, "_apt_install", lambda packages: True)
+    with pytest.raises(ImageError, match=r"`apt-get install -y mmdebstrap bubblewrap` succeeded but mmdebstrap "
+                                         r"is still not on PATH"):
+        ensure_tool("mmdebstrap", "mmdebstrap", ImageError)
