@@ -148,19 +148,22 @@ WORKDIR_SCAN_SECONDS = 0.5  # how often the work dir itself is measured (a walk;
 WORKDIR_SCAN_BUDGET = 0.25  # seconds one walk may take; a partial sum is still a lower bound
 
 
-def disk_growth_watch(path: Path, limit_bytes: int) -> Callable[[], str]:
+def disk_growth_watch(path: Path, limit_bytes: int,
+                      filesystem_used: Callable[[], int] | None = None) -> Callable[[], str]:
     """A watch that stops the run once the filesystem holding ``path``, or the tree under ``path`` itself, has
     grown by more than the limit.
 
     Per-file size is capped by RLIMIT_FSIZE; this catches many files each under that cap. The filesystem's use
     is cheap to read but counts every process on it: another job deleting files at the same time hides the
     run's growth. So the work dir's own blocks are also summed, every WORKDIR_SCAN_SECONDS or ten walks' time,
-    whichever is longer — a guard for the host, not a quota.
+    whichever is longer — a guard for the host, not a quota. ``filesystem_used`` replaces the statvfs reading
+    (tests on a filesystem other jobs write to at the same time).
     """
-    def used() -> int:
+    def statvfs_used() -> int:
         stats = os.statvfs(path)
         return (stats.f_blocks - stats.f_bfree) * stats.f_frsize
 
+    used = filesystem_used or statvfs_used
     baseline, tree_baseline = used(), _tree_bytes(path)
     next_scan = [time.monotonic() + WORKDIR_SCAN_SECONDS]
 

@@ -52,22 +52,45 @@ def test_watch_can_stop_the_run():
     assert captured.stop_reason == "stop now" and elapsed < 10
 
 
+def _fill(path, mib):
+    import os
+
+    with open(path, "wb") as handle:
+        for _ in range(mib):
+            handle.write(b"\1" * (1 << 20))
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
 def test_disk_growth_watch_trips_only_past_the_limit(tmp_path, monkeypatch):
     from bench.sandbox import _capture
 
-    # Other jobs on the shared /tmp may free space while this one writes, hiding the growth from the
-    # filesystem's count: walk the work dir on every call so the run's own growth is always seen.
+    # The tests' temp folder is a filesystem other test processes write to at the same time: hold its count
+    # still, so only the work dir's own growth (summed on every call) decides.
     monkeypatch.setattr(_capture, "WORKDIR_SCAN_SECONDS", 0.0)
-    watch = disk_growth_watch(tmp_path, 8 << 20)
+    watch = disk_growth_watch(tmp_path, 8 << 20, filesystem_used=lambda: 0)
     assert watch() == ""
-    big = tmp_path / "big"
-    with open(big, "wb") as handle:
-        for _ in range(64):
-            handle.write(b"\1" * (1 << 20))
-        handle.flush()
-        import os
+    _fill(tmp_path / "small", 4)
+    assert watch() == ""
+    _fill(tmp_path / "big", 64)
+    assert watch().startswith("disk limit: the work dir grew by")
 
-        os.fsync(handle.fileno())
+
+def test_disk_growth_watch_trips_when_the_filesystem_grows_past_the_limit(tmp_path):
+    used = [1 << 30]
+    watch = disk_growth_watch(tmp_path, 8 << 20, filesystem_used=lambda: used[0])
+    used[0] += 8 << 20
+    assert watch() == ""
+    used[0] += 1
+    assert watch().startswith("disk limit: the work dir's filesystem grew by")
+
+
+def test_disk_growth_watch_on_the_real_filesystem_sees_a_big_write(tmp_path, monkeypatch):
+    from bench.sandbox import _capture
+
+    monkeypatch.setattr(_capture, "WORKDIR_SCAN_SECONDS", 0.0)  # seen by either count, whatever others free
+    watch = disk_growth_watch(tmp_path, 8 << 20)
+    _fill(tmp_path / "big", 64)
     assert watch().startswith("disk limit: the work dir")
 
 
