@@ -147,6 +147,7 @@ def compile_with(
     if not result.ok:
         raise EnvironmentBuildError(_failure(output_tail(result, lines=200), output_tail(result)))
     body = (step / _pip_tools.OUTPUT_NAME).read_text(encoding="utf-8")
+    first_pass = tuple((name, version) for name, version, _hashes, _marker in _pip_tools.parse_locked(body))
     header = lock_header(python, used, title)
     later = build_floor.build_cutoff(python, used)
     build = build_floor.split_build(inputs, late)[0]
@@ -163,7 +164,7 @@ def compile_with(
     if not lock.requirements:
         raise EnvironmentBuildError("pip-compile produced an empty lock")
     return LockResult(text, lock.sha256, used, reason, tuple(sorted(set(inputs), key=_key)),
-                      tuple(sorted(set(dropped), key=_key)), project)
+                      tuple(sorted(set(dropped), key=_key)), project, first_pass)
 
 
 def _build_tools_as_of(later: str, inputs: tuple[LockInput, ...], build: tuple[LockInput, ...], first_pass: str,

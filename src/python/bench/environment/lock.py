@@ -11,6 +11,7 @@ The repository itself is not in the lock: it is installed from its checkout with
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import tempfile
 from dataclasses import dataclass
@@ -20,6 +21,8 @@ from pathlib import Path
 from bench import profile
 from bench.environment import _pip_tools
 from bench.errors import EnvironmentBuildError, UsageError
+
+log = logging.getLogger(__name__)
 
 TOOLS_LOCK = "lockfiles/tools/pip-tools.lock"
 TASK_LOCKS = "lockfiles/tasks"
@@ -71,6 +74,7 @@ class LockResult:
     inputs: tuple[LockInput, ...]
     dropped: tuple[LockInput, ...] = ()  # lines that could not be locked (URLs, local paths), with why
     project: str = ""  # the repository's own project name, left out of the lock
+    first_pass: tuple[tuple[str, str], ...] = ()  # (name, version) pip chose as of the cut-off, before any floor
 
     @property
     def lock(self) -> Lock:
@@ -178,8 +182,59 @@ def resolve_lock(
         work = Path(temp)
         project, inputs, dropped = collect_inputs(Path(repo_dir), tool, work, proxy.socket_path,
                                                   tuple(extra_requirements))
-        return compile_inputs(inputs, tool=tool, work=work, proxy_socket=proxy.socket_path, cutoff=cutoff,
-                              project=project, dropped=dropped, title=title, late=late)
+        python = "%d.%d" % tool.manifest.interpreter.version_info
+        key = share_key(python=python, tool_lock_sha256=tool.env_key, project=project, title=title, late=late,
+                        inputs=tuple((i.requirement, i.origin) for i in inputs),
+                        dropped=tuple((d.requirement, d.origin) for d in dropped))
+        shared = shared_resolution(key, normalise_cutoff(cutoff), python, title)
+        if shared is not None:
+            return shared
+        result = compile_inputs(inputs, tool=tool, work=work, proxy_socket=proxy.socket_path, cutoff=cutoff,
+                                project=project, dropped=dropped, title=title, late=late)
+        remember_resolution(key, result)
+        return result
+
+
+def share_key(**parts) -> str:
+    from bench.environment import resolution_share
+
+    return resolution_share.share_key(**parts)
+
+
+def shared_resolution(key: str, wanted: str | None, python: str, title: str) -> LockResult | None:
+    """The lock a stored resolution of the same inputs gives as of ``wanted`` when the index shows pip must
+    choose the same again (:mod:`bench.environment.resolution_share`), under this cut-off's own header."""
+    from bench.environment import resolution_share
+
+    if wanted is None:
+        return None
+    entry = resolution_share.find_shared(resolution_share.default_store().entries(key), wanted, python)
+    if entry is None:
+        return None
+    old_line, new_line = (f"# {lock_header(python, day, title)[1]}" for day in (entry["cutoff"], wanted))
+    text = entry["text"]
+    if old_line not in text.splitlines():
+        return None
+    text = text.replace(old_line + "\n", new_line + "\n", 1)
+    lock = Lock.from_text(text)
+    log.info("lock as of %s shares the resolution as of %s", wanted, entry["cutoff"])
+    return LockResult(text, lock.sha256, wanted, "", tuple(LockInput(*i) for i in entry["inputs"]),
+                      tuple(LockInput(*d) for d in entry["dropped"]), entry["project"],
+                      tuple(tuple(p) for p in entry["first_pass"]))
+
+
+def remember_resolution(key: str, result: LockResult) -> None:
+    """Keep a resolution that applied its cut-off, for the next task with the same inputs."""
+    from bench.environment import resolution_share
+
+    if not result.cutoff_used or result.fallback_reason or not result.first_pass:
+        return
+    resolution_share.default_store().add(key, {
+        "cutoff": result.cutoff_used, "text": result.text, "project": result.project,
+        "inputs": [[i.requirement, i.origin] for i in result.inputs],
+        "dropped": [[d.requirement, d.origin] for d in result.dropped],
+        "first_pass": [list(p) for p in result.first_pass],
+    })
 
 
 def synthetic_lock(image, sandbox_name: str = "bwrap", *, cache_dir: Path | None = None) -> LockResult:

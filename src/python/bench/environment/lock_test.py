@@ -175,3 +175,36 @@ def test_metadata_or_setup_arguments_todays_build_backend_refuses_are_old_code_n
     message = "collecting the test requirements of repo failed (exit code 1):\n" + said + _BACKEND_EXITED
     assert old_code_failure(message) == cause
     assert old_code_failure(message.replace("collecting the test requirements", "pip-compile")) == ""
+
+
+def test_a_cutoff_the_index_cannot_tell_apart_shares_the_resolution_and_writes_what_resolving_writes(
+        tmp_path, monkeypatch):
+    from bench.environment import _lock_steps, resolution_share
+
+    compiled = []
+    compile_inputs = _lock_steps.compile_inputs
+
+    def counting(*args, **kwargs):
+        compiled.append(kwargs["cutoff"])
+        return compile_inputs(*args, **kwargs)
+
+    monkeypatch.setattr(_lock_steps, "compile_inputs", counting)
+    monkeypatch.setattr(resolution_share, "default_store", lambda: resolution_share.Store(tmp_path / "store"))
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    # pytest 8.3.4 (2024-12-01) and its three dependencies saw no upload between these two days; 8.3.5 came on
+    # 2025-03-02.
+    first = resolve_lock(repo, image=scoring_test_image(), cutoff="2024-12-10")
+    shared = resolve_lock(repo, image=scoring_test_image(), cutoff="2025-02-20")
+    assert compiled == ["2024-12-10"]
+    assert shared.cutoff_used == "2025-02-20T00:00:00Z" and shared.text != first.text
+    assert {(r.name, r.version) for r in shared.lock.requirements} == {
+        ("iniconfig", "2.0.0"), ("packaging", "24.2"), ("pluggy", "1.5.0"), ("pytest", "8.3.4")}
+    monkeypatch.setattr(resolution_share, "default_store", lambda: resolution_share.Store(tmp_path / "empty"))
+    again = resolve_lock(repo, image=scoring_test_image(), cutoff="2025-02-20")
+    assert compiled == ["2024-12-10", "2025-02-20"]
+    assert (again.text, again.inputs, again.dropped, again.project, again.first_pass) == (
+        shared.text, shared.inputs, shared.dropped, shared.project, shared.first_pass)
+    monkeypatch.setattr(resolution_share, "default_store", lambda: resolution_share.Store(tmp_path / "store"))
+    across = resolve_lock(repo, image=scoring_test_image(), cutoff="2025-03-10")  # after pytest 8.3.5
+    assert compiled[-1] == "2025-03-10" and ("pytest", "8.3.5") in {(r.name, r.version) for r in across.lock.requirements}

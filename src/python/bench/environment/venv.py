@@ -58,7 +58,7 @@ OVERLAY_VENV = f"{OVERLAY_MOUNT}/venv"
 ENV_RECORD = "environment.json"  # written last inside a build: its presence marks a complete entry
 _KEY_VERSION = "env-key-v1"
 
-_counts = {"built": 0, "reused": 0}
+_counts = {"built": 0, "reused": 0, "copied": 0}
 _counts_lock = threading.Lock()
 
 
@@ -72,6 +72,12 @@ def build_count() -> int:
     """How many venvs this process has built (not reused) so far."""
     with _counts_lock:
         return _counts["built"]
+
+
+def copy_count() -> int:
+    """How many venvs this process made by copying one with the same requirements (:mod:`venv_reuse`)."""
+    with _counts_lock:
+        return _counts["copied"]
 
 
 def reuse_count() -> int:
@@ -133,15 +139,27 @@ def ensure_venv(
     final = base / "venvs" / key
     with _key_lock(base / "venvs", key):
         reused = (final / ENV_RECORD).is_file()
-        if not reused:
-            started = time.monotonic()
-            _build(lock, context, base, final, key, allow_sdist_builds)
-            log.info("venv %s built in %.1f s", key[:12], time.monotonic() - started)
-        else:
-            log.info("venv %s reused", key[:12])
+        made = "reused" if reused else _make(lock, context, base, final, key, allow_sdist_builds)
     with _counts_lock:
-        _counts["reused" if reused else "built"] += 1
+        _counts[made] += 1
     return Environment(key, final / "venv", _load_manifest(final, context, lock, key), final, context, reused)
+
+
+def _make(lock: Lock, context: StepContext, base: Path, final: Path, key: str, allow_sdists: bool) -> str:
+    """Build the venv, or copy a cached one installing the same requirements (:mod:`venv_reuse`); which."""
+    from bench.environment import venv_reuse
+
+    started = time.monotonic()
+    venvs = base / "venvs"
+    same = venv_reuse.requirements_key(context.image_digest, lock, INTERPRETER, allow_sdists)
+    source = venv_reuse.donor(venvs, same, ENV_RECORD)
+    if source is not None and venv_reuse.copy_entry(source, final, lock):
+        log.info("venv %s copied from %s in %.1f s", key[:12], source.name[:12], time.monotonic() - started)
+        return "copied"
+    _build(lock, context, base, final, key, allow_sdists)
+    venv_reuse.remember(venvs, same, key)
+    log.info("venv %s built in %.1f s", key[:12], time.monotonic() - started)
+    return "built"
 
 
 def _key_lock(folder: Path, key: str):

@@ -7,6 +7,7 @@ from bench.testing.environment import flat_repo, scoring_test_image, tiny_src_re
 from bench.environment.lock import SYNTHETIC_LOCK, checkout_path, load_lock, resolve_lock
 from bench.environment.venv import (
     build_count,
+    copy_count,
     ensure_venv,
     env_key,
     prepare_workspace_env,
@@ -49,7 +50,39 @@ def test_second_ensure_venv_with_the_same_key_builds_nothing(synthetic_env):
     assert build_count() == built_before + 1 and reuse_count() == reused_before + 1
     assert (second.env_key, second.venv_path, second.manifest) == (first.env_key, first.venv_path, first.manifest)
     assert (first.root / "environment.json").stat().st_mtime_ns == marker
-    assert [p.name for p in (cache / "venvs").iterdir() if not p.name.startswith(".")] == [first.env_key]
+    assert [p.name for p in (cache / "venvs").iterdir() if not p.name.startswith(".")
+            and p.name != "by-requirements"] == [first.env_key]
+
+
+def test_a_lock_pinning_the_same_requirements_under_another_header_copies_the_venv(synthetic_env, tmp_path):
+    from bench.environment.lock import Lock
+
+    cache, lock, first, _ = synthetic_env
+    other = Lock.from_text("# resolved as of another day\n" + lock.text)
+    built, copied = build_count(), copy_count()
+    second = ensure_venv(other, scoring_test_image(), cache_dir=cache)
+    assert (build_count(), copy_count()) == (built, copied + 1)
+    assert second.env_key != first.env_key and second.manifest.lock_sha256 == other.sha256
+    assert second.manifest.distributions == first.manifest.distributions
+    assert (second.root / "lock.txt").read_text() == other.text
+    assert (first.root / "lock.txt").read_text() == lock.text  # the copy never wrote through a shared link
+    flat_repo(tmp_path / "repo")
+    run_env = prepare_workspace_env(tmp_path / "repo", second, overlay_dir=tmp_path / "overlay")
+    assert _pytest(second, run_env, tmp_path / "repo").exit_code == 0
+
+
+def test_the_requirements_key_parts_by_pins_interpreter_and_sdist_policy_not_by_header(synthetic_env):
+    from bench.environment.lock import Lock
+    from bench.environment.venv_reuse import requirements_key
+
+    _, lock, first, _ = synthetic_env
+    image = scoring_test_image()
+    same = requirements_key(image.digest, Lock.from_text("# header\n" + lock.text), "/usr/bin/python3", True)
+    assert same == requirements_key(image.digest, lock, "/usr/bin/python3", True)
+    changed = Lock.from_text(lock.text.replace(lock.requirements[0].hashes[0], "0" * 64, 1))
+    assert requirements_key(image.digest, changed, "/usr/bin/python3", True) != same
+    assert requirements_key(image.digest, lock, "/usr/bin/python3.13", True) != same
+    assert requirements_key(image.digest, lock, "/usr/bin/python3", False) != same
 
 
 def test_manifest_records_interpreter_and_every_locked_distribution(synthetic_env):
