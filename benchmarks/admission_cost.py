@@ -29,13 +29,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src" / "python"))
 
 MACHINE_ONCE = ("images", "guard-launcher", "tools")
-_ADMIT_ONE = """
+# One process a commit, as `bench mine --admit` runs a batch: it reads a candidate path and its repository per
+# line, admits it, and says "done" (what a batch process keeps between candidates, it keeps here too).
+_DRIVER = """
 import sys
 from pathlib import Path
 from bench.mine.pipeline import admit_candidates
-candidate, root, repo, log_dir = sys.argv[1:5]
-admit_candidates((Path(candidate),), Path(root), repo, cap=10**6, mirror=None, sandbox_name="bwrap",
-                 log_dir=Path(log_dir))
+root, log_dir = Path(sys.argv[1]), Path(sys.argv[2])
+for line in sys.stdin:
+    candidate, repo = line.rstrip("\\n").split("\\t")
+    admit_candidates((Path(candidate),), root, repo, cap=10**6, mirror=None, sandbox_name="bwrap", log_dir=log_dir)
+    print("done", flush=True)
 """
 _WARM = """
 import json, sys
@@ -72,7 +76,26 @@ class Side:
                               capture_output=True, text=True)
         if done.returncode != 0:
             raise SystemExit(f"{self.commit}: {done.stderr.strip()[-2000:]}")
-        sys.stderr.write(done.stderr)
+
+    def start(self) -> None:
+        self.driver = subprocess.Popen([sys.executable, "-c", _DRIVER, str(self.root), str(self.logs)],
+                                       env=self.env(), cwd=self.root, stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE, text=True)
+
+    def admit(self, candidate: Path, repo: str) -> None:
+        self.driver.stdin.write(f"{candidate}\t{repo}\n")
+        self.driver.stdin.flush()
+        for line in self.driver.stdout:  # anything else the admission printed is passed on
+            if line.strip() == "done":
+                return
+            sys.stderr.write(line)
+        raise SystemExit(f"{self.commit}: the admission process ended (exit {self.driver.wait()})")
+
+    def stop(self) -> None:
+        if getattr(self, "driver", None) is not None:
+            self.driver.stdin.close()
+            self.driver.wait()
+            self.driver = None
 
     def entries(self) -> list[dict]:
         entries: list[dict] = []
@@ -122,12 +145,15 @@ def main(argv: list[str]) -> int:
     try:
         for side in sides:
             side.run(_WARM, str(args.candidates[0].resolve()), str(side.root))
+            side.start()
         for number, candidate in enumerate(args.candidates, 1):
             repo = json.loads(candidate.read_text())["repo"]
             for side in sides:
                 print(f"[{number}/{len(args.candidates)}] {side.commit}: {candidate.name}", file=sys.stderr,
                       flush=True)
-                side.run(_ADMIT_ONE, str(candidate.resolve()), str(side.root), repo, str(side.logs))
+                side.admit(candidate.resolve(), repo)
+        for side in sides:
+            side.stop()
         medians = []
         for side in sides:
             line, median = describe(side)
@@ -137,6 +163,8 @@ def main(argv: list[str]) -> int:
             print(f"median wall/tests, {commits[-1]} / {commits[0]}: {medians[-1] / medians[0]:.2f}")
         print(f"logs: {' '.join(str(s.logs) for s in sides)}")
     finally:
+        for side in sides:
+            side.stop()
         if args.keep is None:
             for side in sides:
                 side.remove()

@@ -208,3 +208,29 @@ def test_a_cutoff_the_index_cannot_tell_apart_shares_the_resolution_and_writes_w
     monkeypatch.setattr(resolution_share, "default_store", lambda: resolution_share.Store(tmp_path / "store"))
     across = resolve_lock(repo, image=scoring_test_image(), cutoff="2025-03-10")  # after pytest 8.3.5
     assert compiled[-1] == "2025-03-10" and ("pytest", "8.3.5") in {(r.name, r.version) for r in across.lock.requirements}
+
+
+def test_the_same_compile_as_of_the_same_day_runs_pip_compile_once(tmp_path, monkeypatch):
+    from bench.environment import _lock_steps, compile_cache, resolution_share
+
+    steps = []
+    run_step = _lock_steps.run_step
+
+    def counting(context, argv, **kwargs):
+        steps.append(kwargs["what"])
+        return run_step(context, argv, **kwargs)
+
+    monkeypatch.setattr(_lock_steps, "run_step", counting)
+    monkeypatch.setattr(compile_cache, "default_store", lambda: tmp_path / "compiles")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    texts = []
+    for store in ("one", "two"):  # no stored resolution to share: the compile itself must be remembered
+        monkeypatch.setattr(resolution_share, "default_store", lambda: resolution_share.Store(tmp_path / store))
+        texts.append(resolve_lock(repo, image=scoring_test_image(), cutoff="2023-06-01").text)
+    assert steps.count("pip-compile") == 1 and steps.count("collecting the test requirements of repo") == 2
+    assert texts[0] == texts[1]
+    monkeypatch.setattr(resolution_share, "default_store", lambda: resolution_share.Store(tmp_path / "three"))
+    resolve_lock(repo, image=scoring_test_image(), cutoff=None)  # as of today: never remembered
+    resolve_lock(repo, image=scoring_test_image(), cutoff=None)
+    assert steps.count("pip-compile") == 3

@@ -188,10 +188,11 @@ def _certify_uncached(spec, root, *, k, sandbox_name, mirror, max_targets):
     sandbox = get_sandbox(sandbox_name)
     runs: list[RunSummary] = []
     with scratch_dir(prefix="bench-certify-") as scratch:
+        prepared = _prepare_sides(spec, scratch, environment, mirror)
         for side in ("base", "fix"):
             side_started = time.monotonic()
             try:
-                runs.extend(_run_side(spec, side, scratch, k, environment, sandbox, image, image_root, mirror))
+                runs.extend(_run_side(spec, side, scratch, k, prepared[side], sandbox, image, image_root))
             except EnvironmentBuildError as exc:
                 return _dropped(spec, k, image, lock_bytes, f"install_failed: {failure_summary(str(exc))}",
                                 environment), seconds
@@ -218,14 +219,41 @@ def certificate_from_runs(spec: TaskSpec, runs, *, k: int, image, lock_bytes: by
     )
 
 
-def _run_side(spec, side, scratch, k, environment, sandbox, image, image_root, mirror) -> list[RunSummary]:
+def _prepare_sides(spec, scratch, environment, mirror) -> dict:
+    """Both sides' workspaces (the tree exported, the repository installed into its overlay), the fix side's
+    export begun once the base side's is done (by then the source is fetched and cached, so the two never
+    fetch it at once) and the rest side by side: most of it is waiting on a sandboxed install."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
     from bench.environment.venv import prepare_workspace_env
     from bench.source.workspace import prepare
+
+    exported = threading.Event()
+
+    def one(side: str):
+        if side == "fix":
+            exported.wait()
+        try:
+            workspace = prepare(spec, side, scratch / side / "repo", mirror=mirror)
+        finally:
+            exported.set()
+        return workspace, prepare_workspace_env(workspace.path, environment, overlay_dir=scratch / side / "overlay")
+
+    with phase("workspace"), ThreadPoolExecutor(max_workers=2, thread_name_prefix="certify-side") as pool:
+        futures = {side: pool.submit(one, side) for side in ("base", "fix")}
+        done = {side: future.exception() for side, future in futures.items()}  # waits for both
+    # A side's failure is raised when that side's turn comes, as if it had been prepared then: the fix side's
+    # never surfaces when the base side already ended the gate.
+    return {side: done[side] or futures[side].result() for side in futures}
+
+
+def _run_side(spec, side, scratch, k, prepared, sandbox, image, image_root) -> list[RunSummary]:
     from bench.verdict.run_tests import RunEnvironment, run_tests
 
-    with phase("workspace"):
-        workspace = prepare(spec, side, scratch / side / "repo", mirror=mirror)
-        run_env = prepare_workspace_env(workspace.path, environment, overlay_dir=scratch / side / "overlay")
+    if isinstance(prepared, BaseException):
+        raise prepared
+    workspace, run_env = prepared
     where = RunEnvironment(sandbox, image_root, image.digest, run_env.python, tuple(run_env.env),
                            tuple(run_env.mounts))
 
