@@ -180,7 +180,7 @@ def _build(lock: Lock, context: StepContext, base: Path, final: Path, key: str, 
         root = world_writable_dir(scratch / "env")
         (root / "lock.txt").write_text(lock.text, encoding="utf-8")
         (root / "install.txt").write_text(_install_requirements(stored), encoding="utf-8")
-        _install(context, scratch, root, links)
+        _install(context, scratch, root, links, base)
         record = _query(context, scratch, root, stored)
         (root / ENV_RECORD).write_text(json.dumps(record, sort_keys=True, indent=1), encoding="utf-8")
         os.chmod(root, 0o755)
@@ -212,11 +212,19 @@ def _install_requirements(stored: tuple[StoredDistribution, ...]) -> str:
     return "".join(f"{line}\n" for line in lines)
 
 
-def _install(context: StepContext, scratch: Path, root: Path, links: Path) -> None:
+def _install(context: StepContext, scratch: Path, root: Path, links: Path, base: Path) -> None:
+    from bench.environment.venv_reuse import skeleton
+
     workdir = world_writable_dir(scratch / "work")
     mounts = (Mount(root, ENV_MOUNT, writable=True), Mount(links, SANDBOX_WHEELHOUSE))
-    run_step(context, (IMAGE_PYTHON, "-m", "venv", SANDBOX_VENV), what="venv creation", workdir=workdir,
-             mounts=mounts)
+
+    def create(where: Path) -> None:
+        run_step(context, (IMAGE_PYTHON, "-m", "venv", SANDBOX_VENV), what="venv creation", workdir=workdir,
+                 mounts=(Mount(world_writable_dir(where), ENV_MOUNT, writable=True),))
+
+    # Copies, not links: the install below may replace files of the skeleton (a lock pinning pip).
+    shutil.copytree(skeleton(base / "venvs", context.image_digest, IMAGE_PYTHON, create), root / "venv",
+                    symlinks=True)
     install = (
         f"{SANDBOX_VENV}/bin/python", "-m", "pip", "install", "--no-index", "--find-links", SANDBOX_WHEELHOUSE,
         "--require-hashes", "--no-deps", "--only-binary", ":all:", "--no-cache-dir", "--no-warn-script-location",

@@ -18,6 +18,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 from bench.environment.lock import Lock
 
@@ -76,3 +77,30 @@ def _link_or_copy(src: str, dst: str) -> None:
         os.link(src, dst)
     except OSError:
         shutil.copy2(src, dst)
+
+
+SKELETONS = ".skeletons"
+_SKELETON_VERSION = "venv-skeleton-v1"
+
+
+def skeleton(venvs: Path, image_digest: str, interpreter: str, create: Callable[[Path], None]) -> Path:
+    """The empty venv (the interpreter's ``venv`` module and the pip it bundles) every venv of this image
+    starts as, made once by ``create(root)`` (which must leave ``root/venv``) and copied for each build after:
+    ``python -m venv`` is the same files each time, and over half of a small lock's build."""
+    from bench.store.locks import file_lock
+
+    key = hashlib.sha256(f"{_SKELETON_VERSION}\n{image_digest}\n{interpreter}".encode("utf-8")).hexdigest()
+    folder = venvs / SKELETONS
+    final = folder / key
+    if (final / "venv" / "pyvenv.cfg").is_file():
+        return final / "venv"
+    folder.mkdir(parents=True, exist_ok=True)
+    with file_lock(folder / f".{key}.lock"):
+        if not (final / "venv" / "pyvenv.cfg").is_file():
+            scratch = Path(tempfile.mkdtemp(prefix=f".make-{key[:12]}-", dir=folder))
+            try:
+                create(scratch)
+                os.rename(scratch, final)
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+    return final / "venv"

@@ -143,3 +143,36 @@ def test_pytest_runs_from_the_cached_venv_against_an_editable_install(tmp_path):
     assert not list(environment.venv_path.glob("lib/python3.13/site-packages/*tiny*"))
     again = ensure_venv(lock, scoring_test_image())
     assert again.reused and again.env_key == environment.env_key
+
+
+def test_python_m_venv_runs_once_per_image_and_every_build_starts_from_its_files(tmp_path, monkeypatch):
+    import bench.environment.venv as venv_module
+    from bench.environment.lock import Lock
+
+    steps = []
+    run_step_ = venv_module.run_step
+
+    def counting(context, argv, **kwargs):
+        steps.append(kwargs["what"])
+        return run_step_(context, argv, **kwargs)
+
+    monkeypatch.setattr(venv_module, "run_step", counting)
+    lock = load_lock(checkout_path(SYNTHETIC_LOCK))
+    first = ensure_venv(lock, scoring_test_image(), cache_dir=tmp_path)
+    # Another pin set (the same pins without one's hash would be refused): the lock minus its last entry.
+    entries = lock.text.rstrip("\n").split("\n")
+    starts = [i for i, line in enumerate(entries) if line and not line.startswith((" ", "#"))]
+    other = Lock.from_text("\n".join(entries[:starts[-1]]) + "\n")
+    second = ensure_venv(other, scoring_test_image(), cache_dir=tmp_path)
+    assert steps.count("venv creation") == 1 and steps.count("offline install of the lock") == 2
+    skeleton = next((tmp_path / "venvs" / ".skeletons").glob("*/venv"))
+
+    def files(root):
+        return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*")
+                if p.is_file() and not p.is_symlink() and "__pycache__" not in p.parts}
+
+    made = files(skeleton)
+    for environment in (first, second):
+        held = files(environment.venv_path)
+        assert {name: held[name] for name in made} == made  # what `python -m venv` made, unchanged
+    assert second.manifest.distributions != first.manifest.distributions
