@@ -67,6 +67,18 @@ class Side:
             if (cache_dir() / name).exists():
                 (self.cache / name).symlink_to(cache_dir() / name)
 
+    def forget(self, task_ids: set[str]) -> int:
+        """Remove what the worktree's pool holds of these tasks (spec, drop record, retired spec, lock,
+        certificate), so they are admitted as new candidates; how many files went."""
+        gone = 0
+        for folder in ("tasks", "lockfiles/tasks", "results/certificates"):
+            for path in (self.root / folder).rglob("*"):
+                stem = path.name.split(".json")[0].removesuffix(".lock")
+                if path.is_file() and stem in task_ids:
+                    path.unlink()
+                    gone += 1
+        return gone
+
     def env(self) -> dict[str, str]:
         return dict(os.environ, PYTHONPATH=str(self.root / "src" / "python"), BENCH_ROOT=str(self.root),
                     BENCH_CACHE_DIR=str(self.cache), BENCH_NO_PROGRESS="1")
@@ -135,6 +147,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("candidates", nargs="+", type=Path, help="candidate spec files (bench mine's output)")
     parser.add_argument("--commit", action="append", default=[], help="a commit to measure (repeatable)")
     parser.add_argument("--keep", type=Path, help="keep the worktrees, caches and logs in this folder")
+    parser.add_argument("--fresh", action="store_true",
+                        help="admit candidates the pool already holds or dropped as new ones (their files are "
+                             "removed from each worktree first)")
     args = parser.parse_args(argv)
     commits = args.commit or ["HEAD"]
     if not os.environ.get("BENCH_MIRROR_DIR"):
@@ -143,7 +158,11 @@ def main(argv: list[str]) -> int:
     scratch.mkdir(parents=True, exist_ok=True)
     sides = [Side(commit, scratch, index) for index, commit in enumerate(commits)]
     try:
+        ids = {json.loads(c.read_text())["task_id"] for c in args.candidates}
         for side in sides:
+            if args.fresh:
+                print(f"{side.commit}: {side.forget(ids)} files of the candidates removed from its pool",
+                      file=sys.stderr)
             side.run(_WARM, str(args.candidates[0].resolve()), str(side.root))
             side.start()
         for number, candidate in enumerate(args.candidates, 1):
