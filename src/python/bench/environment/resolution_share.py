@@ -7,9 +7,10 @@ release of its project before the earlier day (so the resolver never backtracked
 outside the pins), and no file of those projects uploaded, yanked or not, between the two days, pip sees the
 same candidates in the same order on both days and must choose the same pins with the same hashes. The lock
 of the second task is then the first one's text under its own header (its own cut-off): byte for byte what
-resolving again would write, without the resolver's minutes. Anything the rule cannot vouch for (a pin below
-its project's newest release, a pre-release, a file whose name the index check cannot read, a fall-back
-resolution without a cut-off, another build floor) is resolved as before.
+resolving again would write, without the resolver's work. Anything the rule cannot vouch for (a pin below
+its project's newest release, a pre-release, a pin with no wheel (its metadata comes from building the sdist
+with the build tools of each day), a file whose name the check cannot read, a fall-back resolution without a
+cut-off, another build floor) is resolved as before.
 
 The store is ``$BENCH_CACHE_DIR/locks/resolutions/<key>.json``, one list of past resolutions per set of inputs
 (requirements, interpreter, tool lock, title, late set). Index pages are read on the host, once a process.
@@ -36,11 +37,14 @@ _NEVER_INSTALLED = (".egg", ".exe", ".msi", ".rpm", ".dmg", ".deb")
 
 @dataclass(frozen=True)
 class Released:
-    """One file of a project on the index: its version ("" when the name cannot be read), upload time, yank."""
+    """One file of a project on the index: its version ("" when the name cannot be read), upload time, yank,
+    and whether it is a wheel (pip reads a wheel's metadata as it is; an sdist's by building it, with build
+    tools of the cut-off's day)."""
 
     version: str
     uploaded: datetime
     yanked: bool
+    wheel: bool = True
 
 
 Listing = Callable[[str], tuple[Released, ...]]
@@ -82,6 +86,8 @@ def same_resolution(pins: tuple[tuple[str, str], ...], earlier: str, later: str,
                     and not Version(f.version).is_prerelease}
         if not released or max(released) != pinned:
             return False
+        if not any(f.wheel and f.version and Version(f.version) == pinned and f.uploaded < low for f in files):
+            return False  # its metadata came from building the sdist, with build tools as of each day
     return True
 
 
@@ -101,7 +107,7 @@ def releases_from_page(page: dict) -> tuple[Released, ...]:
             version = str(parse_wheel_filename(name)[1] if name.endswith(".whl") else parse_sdist_filename(name)[1])
         except (InvalidWheelFilename, InvalidSdistFilename):
             version = ""
-        files.append(Released(version, moment(uploaded), bool(entry.get("yanked"))))
+        files.append(Released(version, moment(uploaded), bool(entry.get("yanked")), name.endswith(".whl")))
     return tuple(files)
 
 

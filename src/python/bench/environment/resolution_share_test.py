@@ -51,6 +51,12 @@ def test_a_pre_release_pin_or_an_unreadable_file_name_is_never_vouched_for():
     assert not same_resolution((), "2022-05-01T00:00:00Z", "2022-09-30T00:00:00Z", _listing)
 
 
+def test_a_pin_with_only_an_sdist_is_never_vouched_for():
+    # pip reads its metadata by building it, with setuptools as of each cut-off: the two days may differ.
+    pages = dict(PAGES, iniconfig=(Released("1.1.1", _at("2020-10-16"), False, wheel=False),))
+    assert not same_resolution(PINS, "2022-05-01T00:00:00Z", "2022-09-30T00:00:00Z", pages.__getitem__)
+
+
 def test_a_yanked_newest_release_does_not_count_as_the_newest():
     pins = (("pluggy", "1.0.0"),)
     assert same_resolution(pins, "2022-05-01T00:00:00Z", "2022-06-01T00:00:00Z", _listing)
@@ -64,7 +70,8 @@ def test_index_pages_are_read_with_versions_from_file_names_and_installers_left_
         {"filename": "six-1.1.tar.bz2", "upload-time": "2011-01-01T00:00:00Z"},
     ]}
     files = releases_from_page(page)
-    assert [(f.version, f.yanked) for f in files] == [("1.16.0", False), ("1.16.0", True), ("", False)]
+    assert [(f.version, f.yanked, f.wheel) for f in files] == [
+        ("1.16.0", False, True), ("1.16.0", True, False), ("", False, False)]
     with pytest.raises(EnvironmentBuildError, match="without an upload time"):
         releases_from_page({"files": [{"filename": "six-1.16.0.tar.gz"}]})
 
