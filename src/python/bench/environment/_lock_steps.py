@@ -16,7 +16,8 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
-from bench.environment import _pip_tools, compile_cache, build_floor
+from bench.environment import _pip_tools, build_floor, compile_cache
+from bench.environment.resolution_share import settled
 from bench.environment._sandboxed import (
     IMAGE_PYTHON,
     StepContext,
@@ -129,7 +130,11 @@ def compile_with(
         reason = f"no resolution from files uploaded before {wanted}: {_last_line(output)}"
     if reason:  # only these two fall back; anything else (a crash, a timeout, the proxy) is an error
         result, used = _compile_once(context, pip_compile, mounts, step, proxy_socket, None), None
+    # Only a resolution that reached its pins the plain way may be shared with another cut-off (see
+    # resolution_share): a retry below, or a build floor that could not be applied, depends on more than its pins.
+    plain = True
     if not result.ok and _pip_tools.sdist_metadata_failed(output_tail(result, lines=200)):
+        plain = False
         # Prepare sdist metadata with the tool venv's own (current) setuptools instead of an isolated one
         # fetched as of the cut-off; the versions chosen are the same, only how their metadata is read differs.
         result = _compile_once(context, pip_compile, mounts, step, proxy_socket, used, build_isolation=False)
@@ -157,6 +162,8 @@ def compile_with(
         if recompiled is not None:
             body = recompiled
             header = (*header[:2], build_floor.floor_note(build, late, later, python), *header[2:])
+        else:
+            plain = False
     if project:
         body = _pip_tools.drop_project(body, project)
     text = _pip_tools.with_header(body, header)
@@ -164,7 +171,7 @@ def compile_with(
     if not lock.requirements:
         raise EnvironmentBuildError("pip-compile produced an empty lock")
     return LockResult(text, lock.sha256, used, reason, tuple(sorted(set(inputs), key=_key)),
-                      tuple(sorted(set(dropped), key=_key)), project, first_pass)
+                      tuple(sorted(set(dropped), key=_key)), project, first_pass if plain else ())
 
 
 def _build_tools_as_of(later: str, inputs: tuple[LockInput, ...], build: tuple[LockInput, ...], first_pass: str,
@@ -196,7 +203,7 @@ def _compile_once(context, pip_compile, mounts, step: Path, proxy_socket: Path, 
     if output.exists():
         output.unlink()
     argv = _pip_tools.compile_argv(pip_compile, uploaded_prior_to=cutoff, build_isolation=build_isolation)
-    if not cutoff:  # as of today: the index's answer may change, so it is never remembered
+    if not cutoff or not settled(cutoff):  # as of today: the index's answer may change, so never remembered
         return run_step(context, argv, what="pip-compile", workdir=step, mounts=mounts, env=STEP_ENV,
                         proxy_socket=proxy_socket, check=False)
     store = compile_cache.default_store()

@@ -74,7 +74,9 @@ class LockResult:
     inputs: tuple[LockInput, ...]
     dropped: tuple[LockInput, ...] = ()  # lines that could not be locked (URLs, local paths), with why
     project: str = ""  # the repository's own project name, left out of the lock
-    first_pass: tuple[tuple[str, str], ...] = ()  # (name, version) pip chose as of the cut-off, before any floor
+    # (name, version) pip chose as of the cut-off, before any build floor; empty when the resolution took a retry
+    # or its floor failed, so that nothing but the pins decides it cannot be assumed (resolution_share)
+    first_pass: tuple[tuple[str, str], ...] = ()
 
     @property
     def lock(self) -> Lock:
@@ -186,7 +188,7 @@ def resolve_lock(
         key = share_key(python=python, tool_lock_sha256=tool.env_key, project=project, title=title, late=late,
                         inputs=tuple((i.requirement, i.origin) for i in inputs),
                         dropped=tuple((d.requirement, d.origin) for d in dropped))
-        shared = shared_resolution(key, normalise_cutoff(cutoff), python, title)
+        shared = shared_resolution(key, normalise_cutoff(cutoff), python, title, tool.manifest.interpreter)
         if shared is not None:
             return shared
         result = compile_inputs(inputs, tool=tool, work=work, proxy_socket=proxy.socket_path, cutoff=cutoff,
@@ -201,26 +203,51 @@ def share_key(**parts) -> str:
     return resolution_share.share_key(**parts)
 
 
-def shared_resolution(key: str, wanted: str | None, python: str, title: str) -> LockResult | None:
+def shared_resolution(key: str, wanted: str | None, python: str, title: str, interpreter) -> LockResult | None:
     """The lock a stored resolution of the same inputs gives as of ``wanted`` when the index shows pip must
     choose the same again (:mod:`bench.environment.resolution_share`), under this cut-off's own header."""
     from bench.environment import resolution_share
 
     if wanted is None:
         return None
-    entry = resolution_share.find_shared(resolution_share.default_store().entries(key), wanted, python)
+    fits = _fits(interpreter)
+    entry = resolution_share.find_shared(resolution_share.default_store().entries(key), wanted, python, fits=fits)
     if entry is None:
         return None
-    old_line, new_line = (f"# {lock_header(python, day, title)[1]}" for day in (entry["cutoff"], wanted))
-    text = entry["text"]
-    if old_line not in text.splitlines():
+    try:
+        old_line, new_line = (f"# {lock_header(python, day, title)[1]}" for day in (entry["cutoff"], wanted))
+        text = entry["text"]
+        if old_line not in text.splitlines():
+            return None
+        text = text.replace(old_line + "\n", new_line + "\n", 1)
+        lock = Lock.from_text(text)
+        result = LockResult(text, lock.sha256, wanted, "", tuple(LockInput(*i) for i in entry["inputs"]),
+                            tuple(LockInput(*d) for d in entry["dropped"]), entry["project"],
+                            tuple(tuple(p) for p in entry["first_pass"]))
+    except (KeyError, TypeError, ValueError, EnvironmentBuildError):  # a damaged entry: resolve instead
         return None
-    text = text.replace(old_line + "\n", new_line + "\n", 1)
-    lock = Lock.from_text(text)
     log.info("lock as of %s shares the resolution as of %s", wanted, entry["cutoff"])
-    return LockResult(text, lock.sha256, wanted, "", tuple(LockInput(*i) for i in entry["inputs"]),
-                      tuple(LockInput(*d) for d in entry["dropped"]), entry["project"],
-                      tuple(tuple(p) for p in entry["first_pass"]))
+    return result
+
+
+def _fits(interpreter):
+    """Whether pip would install a file of the index on ``interpreter``: a wheel of a fitting tag whose
+    Requires-Python admits it."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    from bench.environment.wheelhouse import Target
+
+    target = Target.for_interpreter(interpreter)
+
+    def fits(released) -> bool:
+        if not released.wheel or target.rank(released.filename) is None:
+            return False
+        try:
+            return not released.requires_python or interpreter.version in SpecifierSet(released.requires_python)
+        except InvalidSpecifier:
+            return False
+
+    return fits
 
 
 def remember_resolution(key: str, result: LockResult) -> None:
@@ -228,6 +255,8 @@ def remember_resolution(key: str, result: LockResult) -> None:
     from bench.environment import resolution_share
 
     if not result.cutoff_used or result.fallback_reason or not result.first_pass:
+        return
+    if not resolution_share.settled(result.cutoff_used):
         return
     resolution_share.default_store().add(key, {
         "cutoff": result.cutoff_used, "text": result.text, "project": result.project,

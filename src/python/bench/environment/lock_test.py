@@ -234,3 +234,26 @@ def test_the_same_compile_as_of_the_same_day_runs_pip_compile_once(tmp_path, mon
     resolve_lock(repo, image=scoring_test_image(), cutoff=None)  # as of today: never remembered
     resolve_lock(repo, image=scoring_test_image(), cutoff=None)
     assert steps.count("pip-compile") == 3
+
+
+def test_a_wheel_fits_when_its_tags_and_requires_python_admit_the_interpreter():
+    from datetime import datetime, timezone
+
+    from bench.environment.lock import _fits
+    from bench.environment.manifest import InterpreterInfo
+    from bench.environment.resolution_share import Released
+
+    interpreter = InterpreterInfo("cpython", "3.13.5", "cpython-313-x86_64-linux-gnu", "linux-x86_64", "x86_64",
+                                  "glibc", "2.41")
+    fits = _fits(interpreter)
+    day = datetime(2024, 1, 1, tzinfo=timezone.utc)
+
+    def wheel(name, requires=""):
+        return Released("1.0", day, False, name.endswith(".whl"), name, requires)
+
+    assert fits(wheel("x-1.0-py3-none-any.whl"))
+    assert fits(wheel("x-1.0-cp313-cp313-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"))
+    assert not fits(wheel("PyYAML-6.0-cp310-cp310-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"))
+    assert not fits(wheel("x-1.0-py3-none-any.whl", ">=3.14"))
+    assert fits(wheel("x-1.0-py3-none-any.whl", ">=3.8"))
+    assert not fits(wheel("x-1.0.tar.gz"))

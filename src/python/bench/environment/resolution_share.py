@@ -45,9 +45,16 @@ class Released:
     uploaded: datetime
     yanked: bool
     wheel: bool = True
+    filename: str = ""
+    requires_python: str = ""
 
 
 Listing = Callable[[str], tuple[Released, ...]]
+Fits = Callable[[Released], bool]  # whether pip would install this wheel on the image's interpreter
+
+
+def any_wheel(released: Released) -> bool:
+    return released.wheel
 
 
 def share_key(*, python: str, tool_lock_sha256: str, inputs: tuple, dropped: tuple, project: str, title: str,
@@ -61,10 +68,11 @@ def moment(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(timezone.utc)
 
 
-def same_resolution(pins: tuple[tuple[str, str], ...], earlier: str, later: str, listing: Listing) -> bool:
+def same_resolution(pins: tuple[tuple[str, str], ...], earlier: str, later: str, listing: Listing,
+                    fits: Fits = any_wheel) -> bool:
     """True when pip-compile as of ``later`` must return ``pins`` again, having returned them as of ``earlier``
-    (cut-offs in either order): every pin is its project's newest final release before the earlier day, and no
-    file of a pinned project was uploaded between the two days."""
+    (cut-offs in either order): every pin is its project's newest final release before the earlier day and has
+    a wheel that ``fits`` the interpreter, and no file of a pinned project was uploaded between the two days."""
     from packaging.version import InvalidVersion, Version
 
     low, high = sorted((moment(earlier), moment(later)))
@@ -86,8 +94,8 @@ def same_resolution(pins: tuple[tuple[str, str], ...], earlier: str, later: str,
                     and not Version(f.version).is_prerelease}
         if not released or max(released) != pinned:
             return False
-        if not any(f.wheel and f.version and Version(f.version) == pinned and f.uploaded < low for f in files):
-            return False  # its metadata came from building the sdist, with build tools as of each day
+        if not any(f.version and Version(f.version) == pinned and f.uploaded < low and fits(f) for f in files):
+            return False  # no wheel pip would install here: it builds the sdist, with build tools of each day
     return True
 
 
@@ -107,7 +115,8 @@ def releases_from_page(page: dict) -> tuple[Released, ...]:
             version = str(parse_wheel_filename(name)[1] if name.endswith(".whl") else parse_sdist_filename(name)[1])
         except (InvalidWheelFilename, InvalidSdistFilename):
             version = ""
-        files.append(Released(version, moment(uploaded), bool(entry.get("yanked")), name.endswith(".whl")))
+        files.append(Released(version, moment(uploaded), bool(entry.get("yanked")), name.endswith(".whl"), name,
+                              entry.get("requires-python") or ""))
     return tuple(files)
 
 
@@ -160,10 +169,12 @@ class Store:
 
     def add(self, key: str, entry: dict) -> None:
         from bench.store.atomic import write_atomic
+        from bench.store.locks import file_lock
 
-        entries = [e for e in self.entries(key) if e.get("cutoff") != entry["cutoff"]] + [entry]
         self.root.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.root / f"{key}.json", json.dumps(entries, sort_keys=True).encode("utf-8"))
+        with file_lock(self.root / f".{key}.lock"):  # another process may add to the same list meanwhile
+            entries = [e for e in self.entries(key) if e.get("cutoff") != entry["cutoff"]] + [entry]
+            write_atomic(self.root / f"{key}.json", json.dumps(entries, sort_keys=True).encode("utf-8"))
 
 
 def default_store() -> Store:
@@ -172,17 +183,30 @@ def default_store() -> Store:
     return Store(cache_root() / "locks" / "resolutions")
 
 
-def find_shared(entries: list[dict], wanted: str, python: str, listing: Listing = _PAGES) -> dict | None:
-    """A stored resolution (cut-off applied, same build floor) that ``wanted`` must repeat, else None. An index
-    that cannot be read vouches for nothing."""
-    floor = build_floor.build_cutoff(python, wanted)
-    for entry in sorted(entries, key=lambda e: abs((moment(e["cutoff"]) - moment(wanted)).total_seconds())):
-        if build_floor.build_cutoff(python, entry["cutoff"]) != floor:
-            continue
-        pins = tuple((name, version) for name, version in entry["first_pass"])
-        try:
-            if same_resolution(pins, entry["cutoff"], wanted, listing):
-                return entry
-        except EnvironmentBuildError:
+def settled(cutoff: str, now: datetime | None = None) -> bool:
+    """A cut-off at least a day in the past: the index's files before it no longer grow (an upload in flight
+    has landed), so a resolution as of it may be kept. A later one is "today" and is resolved every time."""
+    now = now or datetime.now(timezone.utc)
+    return (now - moment(cutoff)).total_seconds() >= SETTLED_SECONDS
+
+
+SETTLED_SECONDS = 86400
+
+
+def find_shared(entries: list[dict], wanted: str, python: str, listing: Listing = _PAGES,
+                fits: Fits = any_wheel) -> dict | None:
+    """A stored resolution (cut-off applied, same build floor) that ``wanted`` must repeat, else None. Whatever
+    cannot be read (the index, a damaged entry) vouches for nothing: the caller resolves as before."""
+    try:
+        if not settled(wanted):
             return None
+        floor = build_floor.build_cutoff(python, wanted)
+        for entry in sorted(entries, key=lambda e: abs((moment(e["cutoff"]) - moment(wanted)).total_seconds())):
+            if build_floor.build_cutoff(python, entry["cutoff"]) != floor:
+                continue
+            pins = tuple((name, version) for name, version in entry["first_pass"])
+            if same_resolution(pins, entry["cutoff"], wanted, listing, fits):
+                return entry
+    except Exception:  # noqa: BLE001 - a shortcut that cannot be checked is not taken
+        return None
     return None

@@ -110,3 +110,24 @@ def test_an_index_that_cannot_be_read_vouches_for_nothing(tmp_path):
         raise EnvironmentBuildError("index page of pytest: HTTP 503")
 
     assert find_shared([_entry("2022-05-01T00:00:00Z")], "2022-09-30T00:00:00Z", "3.13", unreadable) is None
+
+
+def test_a_cutoff_within_a_day_of_now_is_neither_shared_nor_remembered():
+    from bench.environment.resolution_share import settled
+
+    now = datetime(2026, 12, 7, 12, 0, tzinfo=timezone.utc)
+    assert settled("2026-12-06T11:59:59Z", now) and not settled("2026-12-06T12:00:01Z", now)
+    assert not settled("2027-01-01T00:00:00Z", now)  # the future is "today" too
+    assert find_shared([_entry("2022-05-01T00:00:00Z")], "2099-01-01T00:00:00Z", "3.13", _listing) is None
+
+
+def test_only_a_wheel_that_fits_the_interpreter_vouches_for_a_pins_metadata():
+    # PyYAML 6.0 had wheels up to CPython 3.10 only: on 3.13 pip builds its sdist, with build tools of the day.
+    assert not same_resolution(PINS, "2022-05-01T00:00:00Z", "2022-09-30T00:00:00Z", _listing,
+                               fits=lambda f: f.version != "1.1.1")
+    assert same_resolution(PINS, "2022-05-01T00:00:00Z", "2022-09-30T00:00:00Z", _listing, fits=lambda f: True)
+
+
+def test_a_damaged_stored_entry_vouches_for_nothing():
+    damaged = [{"cutoff": "2022-05-01T00:00:00Z", "text": "t"}]  # no first_pass
+    assert find_shared(damaged, "2022-09-30T00:00:00Z", "3.13", _listing) is None

@@ -151,7 +151,8 @@ def _make(lock: Lock, context: StepContext, base: Path, final: Path, key: str, a
 
     started = time.monotonic()
     venvs = base / "venvs"
-    same = venv_reuse.requirements_key(context.image_digest, lock, INTERPRETER, allow_sdists)
+    same = venv_reuse.requirements_key(context.image_digest, lock, INTERPRETER, allow_sdists,
+                                       _sdist_builder_sha() if allow_sdists else "")
     source = venv_reuse.donor(venvs, same, ENV_RECORD)
     if source is not None and venv_reuse.copy_entry(source, final, lock):
         log.info("venv %s copied from %s in %.1f s", key[:12], source.name[:12], time.monotonic() - started)
@@ -160,6 +161,16 @@ def _make(lock: Lock, context: StepContext, base: Path, final: Path, key: str, a
     venv_reuse.remember(venvs, same, key)
     log.info("venv %s built in %.1f s", key[:12], time.monotonic() - started)
     return "built"
+
+
+def _sdist_builder_sha() -> str:
+    from bench.environment.lock import checkout_path
+    from bench.environment.sdist_build import SDIST_BUILD_LOCK
+
+    try:
+        return hashlib.sha256(checkout_path(SDIST_BUILD_LOCK).read_bytes()).hexdigest()
+    except OSError:
+        return "unreadable"
 
 
 def _key_lock(folder: Path, key: str):

@@ -27,10 +27,12 @@ LOCK_TEXT = "lock.txt"
 _KEY_VERSION = "venv-requirements-v1"
 
 
-def requirements_key(image_digest: str, lock: Lock, interpreter: str, allow_sdists: bool) -> str:
-    """sha256 over what decides a venv's installed files: image, interpreter, sdist policy and the pins."""
+def requirements_key(image_digest: str, lock: Lock, interpreter: str, allow_sdists: bool, builder: str = "") -> str:
+    """sha256 over what decides a venv's installed files: image, interpreter, the pins, and whether sdists
+    are built and by what (``builder``: the sdist build tools' lock, whose wheels a built sdist depends on)."""
     pins = sorted([r.name, r.version, sorted(r.hashes), r.marker] for r in lock.requirements)
-    material = json.dumps([_KEY_VERSION, image_digest, interpreter, allow_sdists, pins], separators=(",", ":"))
+    material = json.dumps([_KEY_VERSION, image_digest, interpreter, allow_sdists, builder, pins],
+                          separators=(",", ":"))
     return hashlib.sha256(material.encode("utf-8")).hexdigest()
 
 

@@ -223,25 +223,33 @@ def _prepare_sides(spec, scratch, environment, mirror) -> dict:
     """Both sides' workspaces (the tree exported, the repository installed into its overlay), the fix side's
     export begun once the base side's is done (by then the source is fetched and cached, so the two never
     fetch it at once) and the rest side by side: most of it is waiting on a sandboxed install."""
+    import contextvars
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
     from bench.environment.venv import prepare_workspace_env
     from bench.source.workspace import prepare
 
-    exported = threading.Event()
+    exported, base_failed = threading.Event(), threading.Event()
 
     def one(side: str):
         if side == "fix":
             exported.wait()
+            if base_failed.is_set():
+                return None  # never used: the base side's failure ends certification at its turn
         try:
             workspace = prepare(spec, side, scratch / side / "repo", mirror=mirror)
+        except BaseException:
+            if side == "base":
+                base_failed.set()
+            raise
         finally:
             exported.set()
         return workspace, prepare_workspace_env(workspace.path, environment, overlay_dir=scratch / side / "overlay")
 
     with phase("workspace"), ThreadPoolExecutor(max_workers=2, thread_name_prefix="certify-side") as pool:
-        futures = {side: pool.submit(one, side) for side in ("base", "fix")}
+        # Each thread runs in a copy of this context: the profile's current phase goes with it.
+        futures = {side: pool.submit(contextvars.copy_context().run, one, side) for side in ("base", "fix")}
         done = {side: future.exception() for side, future in futures.items()}  # waits for both
     # A side's failure is raised when that side's turn comes, as if it had been prepared then: the fix side's
     # never surfaces when the base side already ended the gate.

@@ -52,3 +52,19 @@ def test_a_sides_failure_is_kept_for_its_own_turn_never_raised_while_preparing(m
         assert "fix side failed" in str(error)
     else:
         raise AssertionError("the fix side's failure was not raised at its turn")
+
+
+def test_when_the_base_side_cannot_be_exported_the_fix_side_is_not_prepared(monkeypatch, tmp_path):
+    import bench.source.workspace as workspace
+
+    events = []
+    _patch(monkeypatch, events)
+
+    def broken(spec, side, dest, mirror=None):
+        events.append(f"export {side} begins")
+        raise EnvironmentBuildError(f"{side} tree cannot be exported")
+
+    monkeypatch.setattr(workspace, "prepare", broken)
+    prepared = certify._prepare_sides(None, tmp_path, environment=None, mirror=None)
+    assert events == ["export base begins"] and prepared["fix"] is None
+    assert isinstance(prepared["base"], EnvironmentBuildError)
