@@ -191,8 +191,11 @@ def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, 
     own list and gets the admitted spec appended, and syncs the BUILD files once at its end (``sync=False``).
     """
     reason = cert.decision.reason
+    pool = others
     if cert.admitted:
-        duplicate = find_duplicate(spec, cert, root, others)
+        if pool is None:  # read once, for the duplicate check and the BUILD files
+            pool = load_all(discover(root))
+        duplicate = find_duplicate(spec, cert, root, pool)
         if duplicate:
             reason = f"duplicate_of:{duplicate}"
     if not cert.admitted or reason.startswith("duplicate_of"):
@@ -233,7 +236,7 @@ def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, 
     if others is not None:
         others.append(final)
     if sync:
-        sync_build(root)
+        sync_build(root, [s for s in pool if s.task_id != final.task_id] + [final])
     return Admission(final.task_id, True, "admitted", path, cert)
 
 
@@ -275,7 +278,8 @@ def judge_document(doc: dict, *, fix_side_failing: tuple[str, ...] = ()):
     return get_kind(spec.kind).judge(spec, mirror=None, fix_side_failing=fix_side_failing)
 
 
-def sync_build(root: Path) -> None:
+def sync_build(root: Path, pool: list[TaskSpec] | None = None) -> None:
+    """The BUILD files of ``pool`` (default: the pool as ``root`` holds it) written where they differ."""
     from bench.gate.pants_targets import sync
 
-    sync(load_all(discover(root)))
+    sync(pool if pool is not None else load_all(discover(root)))

@@ -37,7 +37,7 @@ def _pool(tmp_path, monkeypatch, fail_to_pass, pass_to_pass, judgement=Judgement
     (tmp_path / "lockfiles" / "tasks").mkdir(parents=True)
     (tmp_path / "lockfiles" / "tasks" / "widgets-7.lock").write_text("# locked\n")  # present: no relock
     monkeypatch.setattr(admit_module, "certify", _certified(fail_to_pass, pass_to_pass))
-    monkeypatch.setattr(admit_module, "sync_build", lambda root: None)
+    monkeypatch.setattr(admit_module, "sync_build", lambda root, pool=None: None)
     monkeypatch.setattr(admit_module, "honest_fix_findings", lambda spec, root: ())  # no repository: none to scan
     monkeypatch.setattr(admit_module, "judge_document", lambda doc, fix_side_failing=(): judgement)  # nor to judge
     return admit_module.admit(_candidate(), tmp_path, relock=False)

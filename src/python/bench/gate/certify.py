@@ -186,19 +186,13 @@ def _certify_uncached(spec, root, *, k, sandbox_name, mirror, max_targets):
         return _dropped(spec, k, image, lock_bytes, f"install_failed: {failure_summary(str(exc))}"), seconds
     seconds["environment"] = time.monotonic() - started
     sandbox = get_sandbox(sandbox_name)
-    runs: list[RunSummary] = []
     with scratch_dir(prefix="bench-certify-") as scratch:
         prepared = _prepare_sides(spec, scratch, environment, mirror)
-        for side in ("base", "fix"):
-            side_started = time.monotonic()
-            try:
-                runs.extend(_run_side(spec, side, scratch, k, prepared[side], sandbox, image, image_root))
-            except EnvironmentBuildError as exc:
-                return _dropped(spec, k, image, lock_bytes, f"install_failed: {failure_summary(str(exc))}",
-                                environment), seconds
-            seconds[side] = time.monotonic() - side_started
-            if any(ends_the_gate(run) for run in runs):
-                break  # the task is dropped whatever the other side does (see bench.gate.budget)
+        try:
+            runs = _run_sides(spec, scratch, k, prepared, sandbox, image, image_root, seconds)
+        except EnvironmentBuildError as exc:
+            return _dropped(spec, k, image, lock_bytes, f"install_failed: {failure_summary(str(exc))}",
+                            environment), seconds
     certificate = certificate_from_runs(spec, runs, k=k, image=image, lock_bytes=lock_bytes,
                                         environment=environment, max_targets=max_targets)
     return certificate, seconds
@@ -256,9 +250,46 @@ def _prepare_sides(spec, scratch, environment, mirror) -> dict:
     return {side: done[side] or futures[side].result() for side in futures}
 
 
-def _run_side(spec, side, scratch, k, prepared, sandbox, image, image_root) -> list[RunSummary]:
+class _Stopped(Exception):
+    """The base side ended the gate: the fix side's remaining runs are not made."""
+
+
+def _run_sides(spec, scratch, k, prepared, sandbox, image, image_root, seconds: dict) -> list[RunSummary]:
+    """The base side's K runs and, beside them, the fix side's: the decision is the one of running the sides in
+    turn. The base side decides first; when it ends the gate (see bench.gate.budget) the fix side stops after
+    its current run and everything it did is left out, its failure included, as if it had never started."""
+    import contextvars
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    stop = threading.Event()
+
+    def side_runs(side: str) -> list[RunSummary]:
+        started = time.monotonic()
+        try:
+            return _run_side(spec, side, scratch, k, prepared[side], sandbox, image, image_root,
+                             stop if side == "fix" else None)
+        finally:
+            seconds[side] = time.monotonic() - started
+
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="certify-runs") as pool:
+        futures = {side: pool.submit(contextvars.copy_context().run, side_runs, side) for side in ("base", "fix")}
+        try:
+            base = futures["base"].result()
+        except BaseException:
+            stop.set()
+            raise
+        if any(ends_the_gate(run) for run in base):
+            stop.set()
+            return base
+        return base + futures["fix"].result()
+
+
+def _run_side(spec, side, scratch, k, prepared, sandbox, image, image_root, stop=None) -> list[RunSummary]:
     from bench.verdict.run_tests import RunEnvironment, run_tests
 
+    if (stop is not None and stop.is_set()) or prepared is None:  # None: never prepared, as the base side failed
+        raise _Stopped(side)
     if isinstance(prepared, BaseException):
         raise prepared
     workspace, run_env = prepared
@@ -266,6 +297,8 @@ def _run_side(spec, side, scratch, k, prepared, sandbox, image, image_root) -> l
                            tuple(run_env.mounts))
 
     def run_one(index: int, limits) -> tuple[RunSummary, float]:
+        if stop is not None and stop.is_set():
+            raise _Stopped(side)
         run_dir = scratch / side / f"run{index}"
         shutil.copytree(workspace.path, run_dir, symlinks=True)
         try:

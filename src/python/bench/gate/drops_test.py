@@ -23,7 +23,7 @@ def _admit(tmp_path, monkeypatch, reason: str):
 
     monkeypatch.setattr(admit_module, "lock_candidate", resolve)
     monkeypatch.setattr(admit_module, "certify", lambda *a, **kw: _outcome(reason))
-    monkeypatch.setattr(admit_module, "sync_build", lambda root: None)
+    monkeypatch.setattr(admit_module, "sync_build", lambda root, pool=None: None)
     monkeypatch.setattr(admit_module, "honest_fix_findings", lambda spec, root: ())
     monkeypatch.setattr(admit_module, "judge_document", lambda doc, fix_side_failing=(): None)
     return admit_module.admit(_candidate(), tmp_path)
