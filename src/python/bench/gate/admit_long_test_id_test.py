@@ -212,3 +212,22 @@ def test_a_base_side_that_left_no_report_is_retried_like_a_runner_that_cannot_co
     reported = _certificate_with_base_runs("collection_failed_at_base", had_report=True)
     assert admit_module.environment_reason(reported) == "collection_failed_at_base"
     assert admit_module.later_attempts(admit_module.environment_reason(reported)) == ()
+
+
+def test_an_admitted_task_joins_the_build_file_of_its_folder_beside_the_tasks_already_there(tmp_path, monkeypatch):
+    from bench.gate.pants_targets import render_build
+    from bench.spec.load import discover, load_all
+
+    real_sync = admit_module.sync_build
+    first = _pool(tmp_path, monkeypatch, ["tests/test_core.py::test_fix"], [])
+    folder = first.spec_path.parent
+    older = dict(_candidate(), task_id="widgets-3", fail_to_pass=["tests/test_core.py::test_old"],
+                 lockfile="lockfiles/tasks/widgets-3.lock", fix_sha="c" * 40)
+    (folder / "widgets-3.json").write_text(json.dumps(older))
+    first.spec_path.unlink()
+    calls = []
+    monkeypatch.setattr(admit_module, "sync_build", lambda root, pool=None: calls.append(pool) or real_sync(root, pool))
+    result = admit_module.admit(_candidate(), tmp_path, relock=False)
+    assert result.admitted and len(calls) == 1
+    assert sorted(s.task_id for s in calls[0]) == ["widgets-3", "widgets-7"]
+    assert (folder / "BUILD").read_text() == render_build(load_all(discover(tmp_path)), folder)
