@@ -75,8 +75,12 @@ def _lock_name(spec: TaskSpec) -> str:
 
 def admit(candidate: dict, root: Path, *, k: int = 3, sandbox_name: str = "bwrap", mirror: Path | None = None,
           relock: bool = True, max_targets: int | None = None, relock_shared: bool = False) -> Admission:
-    gated = gate_candidate(candidate, root, k=k, sandbox_name=sandbox_name, mirror=mirror, relock=relock,
-                           max_targets=max_targets, relock_shared=relock_shared)
+    try:
+        gated = gate_candidate(candidate, root, k=k, sandbox_name=sandbox_name, mirror=mirror, relock=relock,
+                               max_targets=max_targets, relock_shared=relock_shared)
+    except BaseException:  # stopped (SIGTERM, ^C) or failed before a decision: no lock of its own stays behind
+        forget_lock(spec_from_document(candidate, path=str(root / "tasks" / "_candidates" / "x.json")), root)
+        raise
     return finish(candidate, gated, root, k=k, sandbox_name=sandbox_name, max_targets=max_targets)
 
 

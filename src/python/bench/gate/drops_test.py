@@ -101,3 +101,30 @@ def test_a_drop_record_written_before_records_named_what_ran_still_reads(tmp_pat
     path.write_text(json.dumps({"reason": "nothing_flips", "candidate": _candidate()}))
     record = read_drop(path)
     assert (record.task_id, record.reason, record.ran) == ("widgets-7", "nothing_flips", None)
+
+
+def test_an_admission_stopped_before_its_decision_leaves_no_lock_behind(tmp_path, monkeypatch):
+    import pytest
+
+    from bench.gate import admit as admit_module
+
+    root = tmp_path
+    (root / "tasks").mkdir()
+    lock = root / "lockfiles" / "tasks" / "widgets-9.lock"
+    lock.parent.mkdir(parents=True)
+
+    def locked_then_stopped(*args, **kwargs):
+        lock.write_text("# resolved\n")
+        raise KeyboardInterrupt  # what SIGTERM or ^C raises in the middle of certification
+
+    monkeypatch.setattr(admit_module, "lock_candidate", lambda spec, root, **kw: lock.write_text("# resolved\n"))
+    monkeypatch.setattr(admit_module, "certify", locked_then_stopped)
+    candidate = {"schema_version": 1, "task_id": "widgets-9", "kind": "pr", "repo": "acme/widgets",
+                 "base_sha": "a" * 40, "fix_sha": "b" * 40, "source_files": ["pkg/core.py"],
+                 "test_files": ["tests/test_core.py"], "fail_to_pass": [], "pass_to_pass": [],
+                 "image": "trixie-py313", "lockfile": "lockfiles/tasks/widgets-9.lock",
+                 "provenance": {"source": "pull-request", "pr_number": 9, "url": "https://github.com/acme/widgets/pull/9",
+                                "merged_at": "2024-01-01T00:00:00Z", "title": "Fix core (#9)"}}
+    with pytest.raises(KeyboardInterrupt):
+        admit_module.admit(candidate, root)
+    assert not lock.exists()
