@@ -213,14 +213,9 @@ def test_a_cutoff_the_index_cannot_tell_apart_shares_the_resolution_and_writes_w
 def test_the_same_compile_as_of_the_same_day_runs_pip_compile_once(tmp_path, monkeypatch):
     from bench.environment import _lock_steps, compile_cache, resolution_share
 
-    steps = []
-    run_step = _lock_steps.run_step
+    from bench.testing.environment import counted_steps
 
-    def counting(context, argv, **kwargs):
-        steps.append(kwargs["what"])
-        return run_step(context, argv, **kwargs)
-
-    monkeypatch.setattr(_lock_steps, "run_step", counting)
+    steps = counted_steps(monkeypatch, _lock_steps)
     monkeypatch.setattr(compile_cache, "default_store", lambda: tmp_path / "compiles")
     repo = tmp_path / "repo"
     repo.mkdir()

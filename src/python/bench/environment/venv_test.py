@@ -149,14 +149,9 @@ def test_python_m_venv_runs_once_per_image_and_every_build_starts_from_its_files
     import bench.environment.venv as venv_module
     from bench.environment.lock import Lock
 
-    steps = []
-    run_step_ = venv_module.run_step
+    from bench.testing.environment import counted_steps
 
-    def counting(context, argv, **kwargs):
-        steps.append(kwargs["what"])
-        return run_step_(context, argv, **kwargs)
-
-    monkeypatch.setattr(venv_module, "run_step", counting)
+    steps = counted_steps(monkeypatch, venv_module)
     lock = load_lock(checkout_path(SYNTHETIC_LOCK))
     first = ensure_venv(lock, scoring_test_image(), cache_dir=tmp_path)
     # Another pin set (the same pins without one's hash would be refused): the lock minus its last entry.

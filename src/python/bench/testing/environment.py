@@ -45,3 +45,16 @@ def flat_repo(root: Path, *, failing: bool = False) -> Path:
         "calc.py": "def add(a, b):\n    return a + b\n",
         "tests/test_calc.py": f"from calc import add\n\n\ndef test_add():\n    assert add(2, 2) == {expected}\n",
     })
+
+
+def counted_steps(monkeypatch, module) -> list[str]:
+    """Record the ``what`` of every sandboxed step ``module`` runs (through its ``run_step``), still running it."""
+    steps: list[str] = []
+    run_step = module.run_step
+
+    def counting(context, argv, **kwargs):
+        steps.append(kwargs["what"])
+        return run_step(context, argv, **kwargs)
+
+    monkeypatch.setattr(module, "run_step", counting)
+    return steps
