@@ -1,8 +1,13 @@
 """Read the PR pool by hand, twice: reading material, the unread list, and verdict tables into the record.
 
-    python scripts/pr_readings.py unread                       pool PR tasks without two readings
+    python scripts/pr_readings.py unread [--drops]             pool PR tasks without two readings
     python scripts/pr_readings.py material OUT [TASK ...]      one Markdown file per task (default: the unread)
     python scripts/pr_readings.py import TABLE.md --reading LABEL [--retire]
+
+``--drops`` works on the candidates admission dropped as ``not_a_bugfix:unclear`` (nothing but the title called
+them fixes) whose drop record keeps the tests they flip: read twice and found a real bug by both readings,
+``bench mine REPO --admit --retry not_a_bugfix:unclear`` admits them (the judgement takes the readings as its
+evidence); read false, they stay dropped.
 
 A reader follows docs/measurements/pr-reading-brief.md (criteria R1–R4) and writes one table row per task:
 ``| # | task | verdict | why |`` with a verdict ``good``, ``questionable: Rn`` or ``false: Rn``. ``import`` adds
@@ -34,20 +39,25 @@ from bench.errors import BenchError  # noqa: E402
 from bench.gate import pr_readings  # noqa: E402
 
 
-def pr_specs(retired: bool = False):
+def pr_specs(retired: bool = False, drops: bool = False):
+    """The pool's PR tasks; with ``retired`` the retired ones too; with ``drops`` also the candidates dropped
+    only for want of evidence beyond their title (``pr_readings.readable_drops``)."""
     from bench.spec.load import discover, load_all
 
-    return [s for s in load_all(discover(ROOT, retired=retired)) if s.kind == "pr"]
+    specs = [s for s in load_all(discover(ROOT, retired=retired)) if s.kind == "pr"]
+    return specs + (pr_readings.readable_drops(ROOT) if drops else [])
 
 
-def unread() -> list[str]:
-    return pr_readings.unread(pr_readings.load(ROOT), [s.task_id for s in pr_specs()])
+def unread(drops: bool = False) -> list[str]:
+    """The pool's PR tasks without two readings; with ``drops``, the readable drops without them instead."""
+    ids = [s.task_id for s in (pr_readings.readable_drops(ROOT) if drops else pr_specs())]
+    return pr_readings.unread(pr_readings.load(ROOT), ids)
 
 
 def do_import(table: Path, label: str, retire: bool) -> int:
     from bench.store.atomic import write_atomic
 
-    known = {s.task_id for s in pr_specs(retired=True)}
+    known = {s.task_id for s in pr_specs(retired=True, drops=True)}
     rows = pr_readings.table_rows(table.read_text(encoding="utf-8"), where=str(table))
     strays = [task for task, _, _ in rows if task not in known]
     if strays:
@@ -104,7 +114,7 @@ def material(out: Path, ids: list[str]) -> int:
     if out.resolve().is_relative_to(ROOT):
         raise SystemExit(f"pr_readings: {out} is inside the checkout; the material holds third-party code, "
                          "write it elsewhere (e.g. /tmp/pr-material)")
-    specs = {s.task_id: s for s in pr_specs(retired=True)}
+    specs = {s.task_id: s for s in pr_specs(retired=True, drops=True)}
     unknown = [t for t in ids if t not in specs]
     if unknown:
         raise SystemExit(f"pr_readings: not PR tasks of this checkout: {unknown[:5]}")
@@ -124,10 +134,13 @@ def material(out: Path, ids: list[str]) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="action", required=True)
-    sub.add_parser("unread", help="pool PR tasks without two readings")
+    p = sub.add_parser("unread", help="pool PR tasks without two readings")
+    p.add_argument("--drops", action="store_true",
+                   help="the candidates dropped as not_a_bugfix:unclear (a fix by title only) instead")
     p = sub.add_parser("material", help="one Markdown file per task")
     p.add_argument("out", type=Path, help="a folder outside the checkout")
     p.add_argument("tasks", nargs="*", help="task ids (default: the unread)")
+    p.add_argument("--drops", action="store_true", help="default to the unread readable drops")
     p = sub.add_parser("import", help="record a reader's table")
     p.add_argument("table", type=Path)
     p.add_argument("--reading", required=True, help="the reading's name, e.g. 'reader A (2026-12-06)'")
@@ -135,10 +148,10 @@ def main() -> int:
     args = parser.parse_args()
     try:
         if args.action == "unread":
-            print("\n".join(unread()))
+            print("\n".join(unread(args.drops)))
             return 0
         if args.action == "material":
-            return material(args.out, args.tasks or unread())
+            return material(args.out, args.tasks or unread(args.drops))
         return do_import(args.table, args.reading, args.retire)
     except BenchError as exc:
         print(f"pr_readings: {exc}", file=sys.stderr)

@@ -222,7 +222,7 @@ def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, 
         elif judgement.mostly_failing_own_tests:  # never shrink the change's tests to a remnant silently
             reason = f"own_tests_fail_with_fix:{len(judgement.own_tests_failing)}/{judgement.own_tests}"
         if reason:
-            record_drop(candidate, reason, root, judgement=judgement.to_json())
+            record_drop(candidate, reason, root, judgement=judgement.to_json(), fail_to_pass=cert.sets.fail_to_pass)
             return Admission(spec.task_id, False, reason, None, cert)
         doc["provenance"] = {**doc["provenance"], "judgement": judgement.to_json()}
     doc["provenance"] = dated(doc)

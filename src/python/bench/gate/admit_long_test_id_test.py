@@ -56,6 +56,37 @@ def test_a_change_nothing_calls_a_fix_is_dropped_with_its_judgement(tmp_path, mo
     assert (result.admitted, result.reason) == (False, "not_a_bugfix:unclear")
     dropped = json.loads((tmp_path / "tasks" / "_dropped" / "widgets-7.json").read_text())
     assert (dropped["reason"], dropped["judgement"]["verdict"]) == ("not_a_bugfix:unclear", "unclear")
+    assert dropped["fail_to_pass"] == ["tests/test_core.py::test_fix"]  # what two readers would be shown
+
+
+def test_a_title_only_fix_two_readers_found_a_bug_is_admitted_when_retried(tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    from bench.gate import pr_readings
+    from bench.gate.judgement import FixChange, judge
+
+    dropped = _pool(tmp_path, monkeypatch, ["tests/test_core.py::test_fix"], [], judgement=Judgement("unclear"))
+    assert not dropped.admitted
+    assert [s.task_id for s in pr_readings.readable_drops(tmp_path)] == ["widgets-7"]
+    record = pr_readings.merge({}, [("widgets-7", "good", "the docstring promises it")], "reader A")
+    record = pr_readings.merge(record, [("widgets-7", "questionable: R3", "a real bug; hint thin")], "reader B")
+    (tmp_path / pr_readings.RECORD).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / pr_readings.RECORD).write_text(pr_readings.render(record))
+    confirmed = pr_readings.load(tmp_path)["widgets-7"].bug_confirmed
+    source = (("pkg/core.py", "def core():\n    return 1\n"),)
+    tests = (("tests/test_core.py", "def test_fix():\n    assert core() == 2\n"),)
+    title_only = FixChange(title="Fix the core", message="Fix the core", changed_paths=("pkg/core.py",), notes=(),
+                           source_before=source, source_after=(("pkg/core.py", "def core():\n    return 2\n"),),
+                           tests_before=(("tests/test_core.py", ""),), tests_after=tests,
+                           fail_to_pass=("tests/test_core.py::test_fix",),
+                           read_as_bug=confirmed)
+    assert judge(replace(title_only, read_as_bug=False)).verdict == "unclear"  # the title alone admits nothing
+    monkeypatch.setattr(admit_module, "judge_document", lambda doc, fix_side_failing=(): judge(title_only))
+    assert not (tmp_path / "lockfiles" / "tasks" / "widgets-7.lock").exists()  # the drop took its lock along
+    (tmp_path / "lockfiles" / "tasks" / "widgets-7.lock").write_text("# locked\n")  # as the retry relocks it
+    result = admit_module.admit(_candidate(), tmp_path, relock=False)
+    assert (result.admitted, result.reason) == (True, "admitted")
+    assert not (tmp_path / "tasks" / "_dropped" / "widgets-7.json").exists()
 
 
 def test_a_fix_whose_every_target_pins_what_only_it_could_know_is_dropped(tmp_path, monkeypatch):

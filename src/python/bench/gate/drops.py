@@ -102,9 +102,14 @@ def find_duplicate(spec: TaskSpec, cert: Certificate, root: Path,
 
 
 def record_drop(candidate: dict, reason: str, root: Path, *, collection_errors: tuple[str, ...] = (),
-                judgement: dict | None = None, ran: Ran | None = None) -> Path:
+                judgement: dict | None = None, ran: Ran | None = None, fail_to_pass: tuple[str, ...] = ()) -> Path:
+    """``tasks/_dropped/<task_id>.json``. A candidate dropped by its judgement keeps the tests the gate found it
+    flips (``fail_to_pass``): two hand readings may still show it a bug fix (scripts/pr_readings.py reads such
+    drops), and then admission takes it."""
     path = root / "tasks" / "_dropped" / f"{candidate['task_id']}.json"
     doc = {"reason": reason, "candidate": candidate}
+    if fail_to_pass:
+        doc["fail_to_pass"] = list(fail_to_pass)
     if collection_errors:  # which test modules could not be imported: where to look first
         doc["collection_errors"] = list(collection_errors)
     if judgement is not None:  # what the change was judged to be, and from which signals

@@ -193,3 +193,28 @@ def summary(readings: dict[str, TaskReadings], task_ids: Iterable[str]) -> dict:
         else:
             counts["read" if found.read_enough else "read_once"] += 1
     return counts
+
+
+UNCLEAR_DROP = "not_a_bugfix:unclear"
+
+
+def readable_drops(root: Path) -> list:
+    """The PR candidates admission dropped only because nothing but their title called them a fix
+    (``not_a_bugfix:unclear``), as specs with the tests the gate found them flip: what two readers may show a
+    bug fix after all (``bench.gate.judge_inputs.read_as_bug``), for ``bench mine --admit --retry
+    not_a_bugfix:unclear`` to take. Drop records written before they kept those tests are left out."""
+    from bench.spec.load import spec_from_document
+
+    specs = []
+    for path in sorted((root / "tasks" / "_dropped").glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        candidate = data.get("candidate") if isinstance(data, dict) else None
+        if (not isinstance(candidate, dict) or candidate.get("kind") != "pr" or data.get("reason") != UNCLEAR_DROP
+                or not data.get("fail_to_pass")):
+            continue
+        document = dict(candidate, fail_to_pass=list(data["fail_to_pass"]), pass_to_pass=[])
+        specs.append(spec_from_document(document, path=str(path)))
+    return specs
