@@ -28,14 +28,14 @@ def first_difference(old: str, new: str) -> str:
 
 
 def main(argv: list[str]) -> int:
+    if not argv:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
     from bench.environment import compile_cache, resolution_share
     from bench.errors import BenchError
     from bench.gate.admit import lock_candidate
     from bench.spec.load import discover, load_all, select
 
-    if not argv:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
     pool = load_all(discover(ROOT))
     chosen = {s.task_id: s for pattern in argv for s in select(pool, pattern) if s.kind != "synthetic"}
     specs = list(chosen.values())
