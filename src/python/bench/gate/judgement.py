@@ -26,7 +26,8 @@ exception or an inverted test; else ``bugfix`` (``unclear`` if reversed later) o
 words; else ``feature`` when any test needs something new; else ``change`` when most fail_to_pass tests have
 their expectations rewritten, or under a refactoring / CI / speed-up title; else a fix title admits only with
 evidence of a bug (a regression fix, or the base failing a test it already had, unchanged, in an unchanged
-file): **a title alone is ``unclear``**; else the title's feature; else ``unclear``. "Fix #12" names an issue.
+file, or two hand readings that each find the bug): **a title alone is ``unclear``**; else the title's feature;
+else ``bugfix`` on two such readings; else ``unclear``. "Fix #12" names an issue.
 Independently, **over-specified** lists the fail_to_pass tests that pin what only this fix could know: a
 private name it introduced, or a message string (15+ characters) it added to the source, quoted in the test
 verbatim or as a pattern's core — a different correct fix fails them.
@@ -44,7 +45,7 @@ from bench.gate.project_words import NOTES_FILE, NotesChange, fragment_categorie
 from bench.gate.change_text import introduced_messages, introduced_names, quotes_a_message, test_functions, uses
 from bench.spec.model import Judgement
 
-JUDGE_VERSION = "5"
+JUDGE_VERSION = "6"
 # "change": a deliberate change of behaviour, output or wording that repairs nothing (or that the project files
 # under misc / docs / deprecation)
 VERDICTS = ("bugfix", "feature", "breaking", "change", "revert", "unclear")
@@ -213,7 +214,9 @@ def _verdict(project: list[str], shares: tuple[float, float], title: str, shapes
         return "bugfix" if (shapes.evidence or read_as_bug) and not shapes.reversed else "unclear"
     if title == "feature":
         return title
-    return "unclear"
+    # A title that names neither a fix nor a feature ("Preserve multi-line setext headings"): the two readers'
+    # evidence of a bug, each against documented or clearly intended behaviour, is the only word there is.
+    return "bugfix" if read_as_bug and not shapes.reversed else "unclear"
 
 
 def is_revert(title: str, message: str) -> bool:

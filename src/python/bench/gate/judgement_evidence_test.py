@@ -73,7 +73,7 @@ def test_a_title_alone_admits_nothing(tmp_path, monkeypatch):
     monkeypatch.setenv("BENCH_CACHE_DIR", str(tmp_path / "cache"))
     repo, base, fix = _fix_with_release(tmp_path, "# Changelog\n\n## 1.1\n\n- Faster builds.\n")
     judged = _judged(repo, base, fix, "fix: area")
-    assert (judged.verdict, judged.signals, judged.version) == ("unclear", ("title:bugfix",), "5")
+    assert (judged.verdict, judged.signals, judged.version) == ("unclear", ("title:bugfix",), "6")
 
 
 def test_two_readings_that_find_the_bug_back_a_fix_title_and_one_false_reading_does_not(tmp_path, monkeypatch):
@@ -97,6 +97,21 @@ def test_two_readings_that_find_the_bug_back_a_fix_title_and_one_false_reading_d
     judged = judge_change(replace(change, read_as_bug=readings("good", "good")))
     assert (judged.verdict, judged.signals) == ("bugfix", ("title:bugfix", "read-twice:bug"))
     assert judge_change(replace(change, read_as_bug=False)).verdict == "unclear"
+
+
+def test_two_readings_that_find_the_bug_admit_a_change_whose_title_names_neither_fix_nor_feature(tmp_path,
+                                                                                                 monkeypatch):
+    from dataclasses import replace
+
+    from bench.gate.judgement import judge as judge_change
+
+    monkeypatch.setenv("BENCH_CACHE_DIR", str(tmp_path / "cache"))
+    repo, base, fix = _fix_with_release(tmp_path, "# Changelog\n\n## 1.1\n\n- Faster builds.\n")
+    change = fix_change(_judged_spec(repo, base, fix, "Preserve the area of wide shapes"), mirror=repo.path)
+    assert judge_change(change).verdict == "unclear"
+    judged = judge_change(replace(change, read_as_bug=True))
+    assert (judged.verdict, judged.signals) == ("bugfix", ("read-twice:bug",))
+    assert judge_change(replace(change, title="Add wide shapes", read_as_bug=True)).verdict == "feature"
 
 
 def test_a_release_entry_naming_the_pr_under_fixed_admits_the_fix(tmp_path, monkeypatch):
