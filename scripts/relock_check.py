@@ -5,7 +5,9 @@
 Each task's lock is resolved as admission resolves it (its base, its cut-off), with the stored resolutions and
 remembered compiles (bench.environment.resolution_share, compile_cache) pointed at empty folders, so pip-compile
 runs for every lock: what a lock that admission shared or remembered would have been had it resolved it alone.
-Prints one line a task (same, or where the texts part) and exits 1 when any differs. The index changes with
+A lock admission resolved again with later releases of some packages (its first environment failed to build;
+the header's floor line names them) is compared with one resolved with the same. Prints one line a task
+(same, or where the texts part) and exits 1 when any differs. The index changes with
 time (a yanked release, a file uploaded since), so a lock resolved long ago may part for that reason: the line
 names the first differing line.
 """
@@ -25,6 +27,22 @@ def first_difference(old: str, new: str) -> str:
         if a != b:
             return f"line {number}: {a.strip()[:80]!r} -> {b.strip()[:80]!r}"
     return f"lengths {len(old.splitlines())} -> {len(new.splitlines())} lines"
+
+
+def late_of(lock_text: str) -> tuple[str, ...]:
+    """The ``late`` set a committed lock was resolved with, read back from its header's floor line: admission
+    locks again with later releases of some packages when the first lock's environment fails
+    (bench.gate.admit.later_attempts), and says which in that line."""
+    from bench.environment.build_floor import EVERYTHING
+
+    for line in lock_text.splitlines():
+        if not line.startswith("#"):
+            break
+        if line.startswith("# Every requirement and what it pulls in from files uploaded before"):
+            return EVERYTHING
+        if " and their requirements from files uploaded before " in line:
+            return tuple(name.strip() for name in line[2:].split(" and their requirements")[0].split(","))
+    return ()
 
 
 def main(argv: list[str]) -> int:
@@ -50,6 +68,9 @@ def main(argv: list[str]) -> int:
             committed = (ROOT / spec.lockfile).read_text(encoding="utf-8")
             try:
                 fresh = lock_candidate(spec, empty, sandbox_name="bwrap", mirror=None).read_text(encoding="utf-8")
+                if fresh != committed and late_of(committed):  # resolved with later releases of some packages
+                    fresh = lock_candidate(spec, empty, sandbox_name="bwrap", mirror=None,
+                                           late=late_of(committed)).read_text(encoding="utf-8")
             except BenchError as error:
                 print(f"{spec.task_id}: cannot resolve: {str(error).splitlines()[0][:160]}")
                 differ += 1
