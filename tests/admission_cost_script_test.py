@@ -1,18 +1,13 @@
 """benchmarks/admission_cost.py: what it reads from the admission logs, and what --fresh removes from a pool."""
 
-import importlib.util
 import json
 
-from bench.testing.support import checkout_root
+from bench.testing.support import script_module
 
-SCRIPT = checkout_root() / "benchmarks" / "admission_cost.py"
 
 
 def _module():
-    spec = importlib.util.spec_from_file_location("admission_cost", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script_module("benchmarks/admission_cost.py", "admission_cost")
 
 
 ENTRIES = [

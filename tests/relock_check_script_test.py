@@ -1,19 +1,15 @@
 """scripts/relock_check.py: where two lock texts part, and its usage without a selector."""
 
-import importlib.util
 import subprocess
 import sys
 
-from bench.testing.support import checkout_root
+from bench.testing.support import checkout_root, script_module
 
 SCRIPT = checkout_root() / "scripts" / "relock_check.py"
 
 
 def _module():
-    spec = importlib.util.spec_from_file_location("relock_check", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script_module("scripts/relock_check.py", "relock_check")
 
 
 def test_first_difference_names_the_line_where_the_texts_part():

@@ -212,8 +212,8 @@ def readable_drops(root: Path) -> list:
         except (OSError, ValueError):
             continue
         candidate = data.get("candidate") if isinstance(data, dict) else None
-        if (not isinstance(candidate, dict) or candidate.get("kind") != "pr" or data.get("reason") != UNCLEAR_DROP
-                or not data.get("fail_to_pass")):
+        # Only a kind admission judges (a PR) is ever dropped for its judgement.
+        if not isinstance(candidate, dict) or data.get("reason") != UNCLEAR_DROP or not data.get("fail_to_pass"):
             continue
         document = dict(candidate, fail_to_pass=list(data["fail_to_pass"]), pass_to_pass=[])
         specs.append(spec_from_document(document, path=str(path)))

@@ -134,3 +134,13 @@ def _split_guard_tests(tests: Path, pass_to_pass: list[str]) -> tuple[list[str],
     (tests / "test_caesar.py").write_text(module(lambda name: name not in guards))
     return ["tests/test_basics.py", "tests/test_caesar.py"], [
         t.replace("tests/test_caesar.py::", "tests/test_basics.py::") for t in pass_to_pass]
+
+
+def script_module(relative: str, name: str):
+    """A script of the checkout (``benchmarks/…``, ``scripts/…``) imported as a module, for its functions."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, checkout_root() / relative)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
