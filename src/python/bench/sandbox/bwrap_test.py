@@ -389,7 +389,11 @@ def test_a_run_that_spins_is_stopped_once_its_cpu_time_reaches_the_limit(image, 
     result = BwrapSandbox().run(_request(image, tmp_path, ("python3", "-c", SPIN.format(seconds=600)),
                                          limits=Limits(wall_seconds=1.0)))
     assert result.timed_out and not result.ok
-    assert 1.0 <= result.cpu_seconds < 2.5, result.cpu_seconds
+    assert result.cpu_seconds < 2.5, result.cpu_seconds
+    # Stopped by its CPU budget; or, where the machine is so loaded that the run gets under a third of a core (a
+    # fresh machine compiling llama.cpp on both), by the wall clock at wall_slack times the limit.
+    slack = Limits(wall_seconds=1.0).wall_slack
+    assert result.cpu_seconds >= 1.0 or result.wall_seconds >= slack * 1.0, (result.cpu_seconds, result.wall_seconds)
 
 
 def test_a_run_that_waits_is_stopped_by_the_wall_clock_at_its_limit(image, tmp_path):
