@@ -203,17 +203,20 @@ def _compile_once(context, pip_compile, mounts, step: Path, proxy_socket: Path, 
     if output.exists():
         output.unlink()
     argv = _pip_tools.compile_argv(pip_compile, uploaded_prior_to=cutoff, build_isolation=build_isolation)
-    if not cutoff or not settled(cutoff):  # as of today: the index's answer may change, so never remembered
+
+    def run():
         return run_step(context, argv, what="pip-compile", workdir=step, mounts=mounts, env=STEP_ENV,
                         proxy_socket=proxy_socket, check=False)
+
+    if not cutoff or not settled(cutoff):  # as of today: the index's answer may change, so never remembered
+        return run()
     store = compile_cache.default_store()
     key = compile_cache.compile_key(argv, step, context.image_digest,
                                     tuple(f"{m.host_path}:{m.sandbox_path}" for m in mounts), STEP_ENV)
     remembered = compile_cache.load(store, key, output)
     if remembered is not None:
         return remembered
-    result = run_step(context, argv, what="pip-compile", workdir=step, mounts=mounts, env=STEP_ENV,
-                      proxy_socket=proxy_socket, check=False)
+    result = run()
     compile_cache.save(store, key, output, result)
     return result
 

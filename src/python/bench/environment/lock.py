@@ -176,6 +176,7 @@ def resolve_lock(
     ``cutoff`` (ISO date or datetime, e.g. the fix's merge time) limits resolution to files uploaded before
     it; when pip cannot apply it, the lock is resolved without and ``fallback_reason`` says why.
     """
+    from bench.environment import resolution_share
     from bench.environment._lock_steps import collect_inputs, compile_inputs, tool_environment
     from bench.sandbox.index_proxy import IndexProxy
 
@@ -185,7 +186,7 @@ def resolve_lock(
         project, inputs, dropped = collect_inputs(Path(repo_dir), tool, work, proxy.socket_path,
                                                   tuple(extra_requirements))
         python = "%d.%d" % tool.manifest.interpreter.version_info
-        key = share_key(python=python, tool_lock_sha256=tool.env_key, project=project, title=title, late=late,
+        key = resolution_share.share_key(python=python, tool_lock_sha256=tool.env_key, project=project, title=title, late=late,
                         inputs=tuple((i.requirement, i.origin) for i in inputs),
                         dropped=tuple((d.requirement, d.origin) for d in dropped))
         shared = shared_resolution(key, normalise_cutoff(cutoff), python, title, tool.manifest.interpreter)
@@ -195,12 +196,6 @@ def resolve_lock(
                                 project=project, dropped=dropped, title=title, late=late)
         remember_resolution(key, result)
         return result
-
-
-def share_key(**parts) -> str:
-    from bench.environment import resolution_share
-
-    return resolution_share.share_key(**parts)
 
 
 def shared_resolution(key: str, wanted: str | None, python: str, title: str, interpreter) -> LockResult | None:

@@ -121,12 +121,13 @@ def releases_from_page(page: dict) -> tuple[Released, ...]:
 
 
 class IndexPages:
-    """Project pages of the index read on the host, each once for the life of the object."""
+    """Project pages of the index read on the host, each once for the life of the object, over one client."""
 
     def __init__(self, index_url: str = "https://pypi.org/simple") -> None:
         self.index_url = index_url.rstrip("/")
         self._pages: dict[str, tuple[Released, ...]] = {}
         self._lock = threading.Lock()
+        self._house = None
 
     def __call__(self, name: str) -> tuple[Released, ...]:
         from bench.environment.wheelhouse import Wheelhouse
@@ -136,13 +137,13 @@ class IndexPages:
         with self._lock:
             if key in self._pages:
                 return self._pages[key]
-        house = Wheelhouse(index_url=self.index_url)
+            if self._house is None:
+                self._house = Wheelhouse(index_url=self.index_url)  # only its index client is used
+            client = self._house.client
         try:
-            response = house.client.get(f"{self.index_url}/{key}/", headers={"Accept": SIMPLE_JSON})
+            response = client.get(f"{self.index_url}/{key}/", headers={"Accept": SIMPLE_JSON})
         except Exception as error:  # noqa: BLE001 - httpx's transport errors: any means "cannot vouch"
             raise EnvironmentBuildError(f"index page of {key}: {error}") from error
-        finally:
-            house.close()
         if response.status_code != 200:
             raise EnvironmentBuildError(f"index page of {key}: HTTP {response.status_code}")
         files = releases_from_page(response.json())
