@@ -2,14 +2,17 @@
 
 For ``tests/test_x.py::TestA::test_b[case]`` the prompt shows ``class TestA``'s header and the method
 ``test_b`` with its decorators (so ``@pytest.mark.parametrize`` tables come along); parametrised ids of one
-test function yield it once. Code is copied verbatim from the file (indentation kept), in file order; a
-test that cannot be found (inherited, generated) is named as such instead.
+test function yield it once. Code is copied verbatim from the file (indentation kept), in file order. A
+method the named class does not define itself is looked up where a test runner would find it in the same file:
+along the class's bases (inherited), else as the one method of that name in a class built inside a function
+(a generated test class: ``_make_parser_test(LEXER, PARSER)`` returning ``class _TestParser``), shown with a
+line saying so; a test that still cannot be found is named as such instead.
 """
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bench import pyast
 
@@ -25,6 +28,7 @@ class _Found:
     start: int  # 0-based first line of the function (its first decorator)
     classes: tuple[tuple[str, str], ...]  # (class name, header text) from the outside in
     text: str
+    note: str = ""  # where a test found away from its own class comes from
 
 
 def parse_test_id(test_id: str) -> FailingTestRef | None:
@@ -61,11 +65,14 @@ def extract(source: str, refs: list[FailingTestRef]) -> str:
     found: list[_Found] = []
     missing: list[str] = []
     for ref in refs:
-        hit = _find(tree, ref.chain, lines)
+        hit = _find(tree, ref.chain, lines) or _find_elsewhere(tree, ref.chain, lines)
+        same = next((i for i, f in enumerate(found) if f.start == hit.start), None) if hit else None
         if hit is None:
             missing.append("::".join(ref.chain))
-        elif hit not in found:
+        elif same is None:
             found.append(hit)
+        elif hit.note and hit.note not in found[same].note:  # one method collected under several names
+            found[same] = replace(found[same], note=f"{found[same].note}\n{hit.note}".lstrip("\n"))
     return _render(sorted(found, key=lambda f: f.start), missing)
 
 
@@ -84,6 +91,57 @@ def _find(tree: ast.Module, chain: tuple[str, ...], lines: list[str]) -> _Found 
     start = _first_line(func)
     text = "".join(lines[start : func.end_lineno])
     return _Found(start, tuple(classes), text)
+
+
+def _find_elsewhere(tree: ast.Module, chain: tuple[str, ...], lines: list[str]) -> _Found | None:
+    """A method its test class does not define itself: inherited from a base class of the file, or defined in
+    the one class built inside a function whose methods the runner collects under a generated name."""
+    if len(chain) < 2:
+        return None
+    name, label = chain[-1], "::".join(chain)
+    owner = _class_at(tree.body, chain[:-1])
+    if owner is not None:
+        for base in _bases_in_file(tree, owner):
+            func = _last(base.body, name, (ast.FunctionDef, ast.AsyncFunctionDef))
+            if func is not None:
+                return _found(func, base, lines, f"# {label}: inherited from {base.name}")
+    built = [(cls, func) for outer in tree.body if isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef))
+             for cls in ast.walk(outer) if isinstance(cls, ast.ClassDef)
+             for func in [_last(cls.body, name, (ast.FunctionDef, ast.AsyncFunctionDef))] if func is not None]
+    if len({id(cls) for cls, _ in built}) != 1:
+        return None  # none, or several generated classes could hold it: naming one would be a guess
+    cls, func = built[-1]
+    return _found(func, cls, lines, f"# {label}: generated from class {cls.name}, built in a function of this file")
+
+
+def _class_at(body: list[ast.stmt], names: tuple[str, ...]) -> ast.ClassDef | None:
+    cls = None
+    for name in names:
+        cls = _last(body, name, (ast.ClassDef,))
+        if cls is None:
+            return None
+        body = cls.body
+    return cls  # type: ignore[return-value]
+
+
+def _bases_in_file(tree: ast.Module, cls: ast.ClassDef) -> list[ast.ClassDef]:
+    """The module-level classes ``cls`` inherits from, nearest first (depth first, each once)."""
+    seen: list[ast.ClassDef] = []
+    pending = [cls]
+    while pending:
+        current = pending.pop(0)
+        for base in current.bases:
+            found = _last(tree.body, base.id, (ast.ClassDef,)) if isinstance(base, ast.Name) else None
+            if found is not None and found is not cls and found not in seen:
+                seen.append(found)  # type: ignore[arg-type]
+                pending.append(found)  # type: ignore[arg-type]
+    return seen
+
+
+def _found(func: ast.AST, cls: ast.ClassDef, lines: list[str], note: str) -> _Found:
+    start = _first_line(func)
+    return _Found(start, ((cls.name, _class_header(cls, lines)),),
+                  "".join(lines[start : func.end_lineno]), note)  # type: ignore[attr-defined]
 
 
 def _last(body: list[ast.stmt], name: str, kinds: tuple[type, ...]) -> ast.AST | None:
@@ -119,6 +177,9 @@ def _render(found: list[_Found], missing: list[str]) -> str:
             shared += 1
         if out:
             out.append("\n")
+        if item.note:
+            out.append(item.note + "\n")
+            shared = 0  # the note stands between the class header and the method: repeat the header after it
         out.extend(_ended(header) for _, header in item.classes[shared:])
         out.append(_ended(item.text))
         open_classes = item.classes

@@ -99,3 +99,53 @@ def test_unparsable_test_file_says_so():
     assert extract("def broken(:\n", refs("tests/test_a.py::test_x")).startswith(
         "# (this file does not parse"
     )
+
+
+GENERATED = '''\
+import unittest
+
+
+class Base(unittest.TestCase):
+    def test_shared(self):
+        assert self.value == 1
+
+
+class TestChild(Base):
+    value = 1
+
+
+def _make_parser_test(lexer):
+    class _TestParser(unittest.TestCase):
+        def test_lexer(self):
+            assert lexer
+
+
+    _TestParser.__name__ = "Test" + lexer
+    globals()[_TestParser.__name__] = _TestParser
+
+
+_make_parser_test("Basic")
+_make_parser_test("Contextual")
+'''
+
+
+def test_an_inherited_test_is_shown_from_its_base_class_with_a_note():
+    assert extract(GENERATED, refs("tests/test_a.py::TestChild::test_shared")) == (
+        "# TestChild::test_shared: inherited from Base\n"
+        "class Base(unittest.TestCase):\n    def test_shared(self):\n        assert self.value == 1\n"
+    )
+
+
+def test_a_generated_test_is_shown_once_from_the_class_its_factory_builds():
+    text = extract(GENERATED, refs("tests/test_a.py::TestBasic::test_lexer", "tests/test_a.py::TestContextual::test_lexer"))
+    assert text == (
+        "# TestBasic::test_lexer: generated from class _TestParser, built in a function of this file\n"
+        "# TestContextual::test_lexer: generated from class _TestParser, built in a function of this file\n"
+        "    class _TestParser(unittest.TestCase):\n        def test_lexer(self):\n            assert lexer\n"
+    )
+
+
+def test_a_name_several_generated_classes_define_is_not_guessed():
+    source = GENERATED + "\n\ndef _make_other():\n    class _Other:\n        def test_lexer(self):\n            pass\n"
+    text = extract(source, refs("tests/test_a.py::TestBasic::test_lexer"))
+    assert text == "# TestBasic::test_lexer: not defined in this file (inherited or generated)\n"
