@@ -125,7 +125,7 @@ def _class_at(body: list[ast.stmt], names: tuple[str, ...]) -> ast.ClassDef | No
 
 
 def _bases_in_file(tree: ast.Module, cls: ast.ClassDef) -> list[ast.ClassDef]:
-    """The module-level classes ``cls`` inherits from, nearest first (depth first, each once)."""
+    """The module-level classes ``cls`` inherits from, nearest first (breadth first, each once)."""
     seen: list[ast.ClassDef] = []
     pending = [cls]
     while pending:
