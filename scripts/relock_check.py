@@ -29,27 +29,11 @@ def first_difference(old: str, new: str) -> str:
     return f"lengths {len(old.splitlines())} -> {len(new.splitlines())} lines"
 
 
-def late_of(lock_text: str) -> tuple[str, ...]:
-    """The ``late`` set a committed lock was resolved with, read back from its header's floor line: admission
-    locks again with later releases of some packages when the first lock's environment fails
-    (bench.gate.admit.later_attempts), and says which in that line."""
-    from bench.environment.build_floor import EVERYTHING
-
-    for line in lock_text.splitlines():
-        if not line.startswith("#"):
-            break
-        if line.startswith("# Every requirement and what it pulls in from files uploaded before"):
-            return EVERYTHING
-        if " and their requirements from files uploaded before " in line:
-            return tuple(name.strip() for name in line[2:].split(" and their requirements")[0].split(","))
-    return ()
-
-
 def main(argv: list[str]) -> int:
     if not argv:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    from bench.environment import compile_cache, resolution_share
+    from bench.environment import build_floor, compile_cache, resolution_share
     from bench.errors import BenchError
     from bench.gate.admit import lock_candidate
     from bench.spec.load import discover, load_all, select
@@ -68,9 +52,10 @@ def main(argv: list[str]) -> int:
             committed = (ROOT / spec.lockfile).read_text(encoding="utf-8")
             try:
                 fresh = lock_candidate(spec, empty, sandbox_name="bwrap", mirror=None).read_text(encoding="utf-8")
-                if fresh != committed and late_of(committed):  # resolved with later releases of some packages
+                late = build_floor.late_from_header(committed)  # resolved with later releases of some packages
+                if fresh != committed and late:
                     fresh = lock_candidate(spec, empty, sandbox_name="bwrap", mirror=None,
-                                           late=late_of(committed)).read_text(encoding="utf-8")
+                                           late=late).read_text(encoding="utf-8")
             except BenchError as error:
                 print(f"{spec.task_id}: cannot resolve: {str(error).splitlines()[0][:160]}")
                 differ += 1

@@ -24,12 +24,3 @@ def test_without_a_selector_it_prints_its_usage_and_exits_2():
     done = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True)
     assert done.returncode == 2 and "relock_check.py" in done.stderr
 
-
-def test_late_of_reads_the_packages_a_lock_took_later_from_its_floor_line():
-    module = _module()
-    floor = "# regex, setuptools and their requirements from files uploaded before 2024-10-07T00:00:00Z, when"
-    assert module.late_of(f"# Hash-pinned\n# Resolved by pip-compile\n{floor}\nregex==1 \\\n") == ("regex",
-                                                                                                   "setuptools")
-    assert module.late_of("# Hash-pinned\n# Every requirement and what it pulls in from files uploaded before "
-                          "2024-10-07T00:00:00Z, when\nsix==1\n") == ("",)
-    assert module.late_of("# Hash-pinned\nsix==1\n# setuptools and their requirements from files uploaded before x\n") == ()

@@ -77,20 +77,15 @@ def extract(source: str, refs: list[FailingTestRef]) -> str:
 
 
 def _find(tree: ast.Module, chain: tuple[str, ...], lines: list[str]) -> _Found | None:
-    body: list[ast.stmt] = tree.body
-    classes: list[tuple[str, str]] = []
-    for name in chain[:-1]:
-        cls = _last(body, name, (ast.ClassDef,))
-        if cls is None:
-            return None
-        classes.append((name, _class_header(cls, lines)))
-        body = cls.body
-    func = _last(body, chain[-1], (ast.FunctionDef, ast.AsyncFunctionDef))
+    classes = _classes_along(tree.body, chain[:-1])
+    if classes is None:
+        return None
+    func = _last(classes[-1].body if classes else tree.body, chain[-1], (ast.FunctionDef, ast.AsyncFunctionDef))
     if func is None:
         return None
     start = _first_line(func)
     text = "".join(lines[start : func.end_lineno])
-    return _Found(start, tuple(classes), text)
+    return _Found(start, tuple((cls.name, _class_header(cls, lines)) for cls in classes), text)
 
 
 def _find_elsewhere(tree: ast.Module, chain: tuple[str, ...], lines: list[str]) -> _Found | None:
@@ -99,9 +94,9 @@ def _find_elsewhere(tree: ast.Module, chain: tuple[str, ...], lines: list[str]) 
     if len(chain) < 2:
         return None
     name, label = chain[-1], "::".join(chain)
-    owner = _class_at(tree.body, chain[:-1])
-    if owner is not None:
-        for base in _bases_in_file(tree, owner):
+    owners = _classes_along(tree.body, chain[:-1])
+    if owners:
+        for base in _bases_in_file(tree, owners[-1]):
             func = _last(base.body, name, (ast.FunctionDef, ast.AsyncFunctionDef))
             if func is not None:
                 return _found(func, base, lines, f"# {label}: inherited from {base.name}")
@@ -114,14 +109,16 @@ def _find_elsewhere(tree: ast.Module, chain: tuple[str, ...], lines: list[str]) 
     return _found(func, cls, lines, f"# {label}: generated from class {cls.name}, built in a function of this file")
 
 
-def _class_at(body: list[ast.stmt], names: tuple[str, ...]) -> ast.ClassDef | None:
-    cls = None
+def _classes_along(body: list[ast.stmt], names: tuple[str, ...]) -> list[ast.ClassDef] | None:
+    """The classes ``names`` walks through, each inside the one before; None where one is not defined."""
+    classes: list[ast.ClassDef] = []
     for name in names:
         cls = _last(body, name, (ast.ClassDef,))
         if cls is None:
             return None
-        body = cls.body
-    return cls  # type: ignore[return-value]
+        classes.append(cls)  # type: ignore[arg-type]
+        body = cls.body  # type: ignore[attr-defined]
+    return classes
 
 
 def _bases_in_file(tree: ast.Module, cls: ast.ClassDef) -> list[ast.ClassDef]:

@@ -43,11 +43,28 @@ RUNNER = ("pytest",)
 EVERYTHING = ("",)
 
 
+_ALL_LATE = "Every requirement and what it pulls in"
+_SOME_LATE = " and their requirements"
+_FROM = " from files uploaded before "
+
+
 def floor_note(build: tuple[LockInput, ...], late: tuple[str, ...], later: str, python: str) -> str:
     """The lock header's line saying which packages were resolved as of the interpreter's release."""
-    what = ("Every requirement and what it pulls in" if late == EVERYTHING
-            else f"{', '.join(sorted(build_names(build)))} and their requirements")
-    return f"{what} from files uploaded before {later}, when Python {python} was released."
+    what = _ALL_LATE if late == EVERYTHING else f"{', '.join(sorted(build_names(build)))}{_SOME_LATE}"
+    return f"{what}{_FROM}{later}, when Python {python} was released."
+
+
+def late_from_header(lock_text: str) -> tuple[str, ...]:
+    """What :func:`floor_note` wrote, read back from a lock's header: EVERYTHING, the packages it names (the
+    build requirements and the ``late`` ones), or () for a lock resolved with no floor line."""
+    for line in lock_text.splitlines():
+        if not line.startswith("#"):
+            break
+        if line.startswith(f"# {_ALL_LATE}{_FROM}"):
+            return EVERYTHING
+        if f"{_SOME_LATE}{_FROM}" in line:
+            return tuple(name.strip() for name in line[2:].split(_SOME_LATE)[0].split(","))
+    return ()
 
 
 def split_build(inputs: tuple[LockInput, ...],

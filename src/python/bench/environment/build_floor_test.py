@@ -72,3 +72,16 @@ def test_a_late_package_the_project_does_not_name_joins_the_later_pass():
     assert rest == (LockInput("cryptography>=3.4", "test extra"),)
     assert floor.split_build(inputs, ("cryptography",))[0] == (inputs[0], inputs[1])  # named: not added twice
     assert floor.split_build(inputs, floor.EVERYTHING)[0] == inputs
+
+
+def test_late_from_header_reads_back_what_floor_note_wrote():
+    late_from_header, EVERYTHING = floor.late_from_header, floor.EVERYTHING
+    assert late_from_header("# " + floor.floor_note((), EVERYTHING, "2024-10-07T00:00:00Z", "3.13") + "\nsix==1\n") \
+        == EVERYTHING
+    line = "# regex, setuptools and their requirements from files uploaded before 2024-10-07T00:00:00Z, when"
+    assert late_from_header(f"# Hash-pinned\n# Resolved by pip-compile\n{line}\nregex==1 \\\n") == ("regex",
+                                                                                                   "setuptools")
+    assert late_from_header("# Hash-pinned\n# Every requirement and what it pulls in from files uploaded before "
+                            "2024-10-07T00:00:00Z, when\nsix==1\n") == EVERYTHING
+    assert late_from_header("# Hash-pinned\nsix==1\n# setuptools and their requirements from files uploaded "
+                            "before x\n") == ()

@@ -30,7 +30,6 @@ from bench.environment import build_floor
 from bench.errors import EnvironmentBuildError
 
 _KEY_VERSION = "resolution-share-v1"
-SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
 # Files pip never installs: a page holding only these beside parseable files is still read whole.
 _NEVER_INSTALLED = (".egg", ".exe", ".msi", ".rpm", ".dmg", ".deb")
 
@@ -139,14 +138,8 @@ class IndexPages:
                 return self._pages[key]
             if self._house is None:
                 self._house = Wheelhouse(index_url=self.index_url)  # only its index client is used
-            client = self._house.client
-        try:
-            response = client.get(f"{self.index_url}/{key}/", headers={"Accept": SIMPLE_JSON})
-        except Exception as error:  # noqa: BLE001 - httpx's transport errors: any means "cannot vouch"
-            raise EnvironmentBuildError(f"index page of {key}: {error}") from error
-        if response.status_code != 200:
-            raise EnvironmentBuildError(f"index page of {key}: HTTP {response.status_code}")
-        files = releases_from_page(response.json())
+            house = self._house
+        files = releases_from_page(house.page(key))
         with self._lock:
             self._pages[key] = files
         return files

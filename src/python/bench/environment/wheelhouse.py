@@ -241,20 +241,26 @@ class Wheelhouse:
             self._client.close()
             self._client = None
 
+    def page(self, name: str) -> dict:
+        """Project ``name``'s page of the index (PEP 691 JSON), read now."""
+        from bench.spec.model import normalise_name
+
+        url = f"{self.index_url}/{normalise_name(name)}/"
+        try:
+            response = self.client.get(url, headers={"Accept": SIMPLE_JSON})
+        except _transport_errors() as error:
+            raise EnvironmentBuildError(f"GET {url}: {error}") from error
+        if response.status_code != 200:
+            raise EnvironmentBuildError(f"GET {url}: HTTP {response.status_code}")
+        return response.json()
+
     def listing(self, name: str) -> tuple[IndexFile, ...]:
         """Every file the index lists for project ``name`` that carries a sha256."""
         from bench.spec.model import normalise_name
 
         key = normalise_name(name)
         if key not in self._listings:
-            url = f"{self.index_url}/{key}/"
-            try:
-                response = self.client.get(url, headers={"Accept": SIMPLE_JSON})
-            except _transport_errors() as error:
-                raise EnvironmentBuildError(f"GET {url}: {error}") from error
-            if response.status_code != 200:
-                raise EnvironmentBuildError(f"GET {url}: HTTP {response.status_code}")
-            files = response.json().get("files", [])
+            files = self.page(key).get("files", [])
             self._listings[key] = tuple(
                 IndexFile(f["filename"], f["url"], f["hashes"]["sha256"].lower())
                 for f in files
