@@ -146,7 +146,10 @@ def _write_some(selector, proc: subprocess.Popen, pending: memoryview) -> memory
     return pending
 
 
-WORKDIR_SCAN_SECONDS = 0.5  # how often the work dir itself is measured (a walk; the filesystem check is cheap)
+# How often the work dir itself is measured (a walk; the filesystem check is cheap). Often: while other jobs free
+# space on the same tmpfs, the walk alone sees a writer that puts 400 MiB down in half a second; the ten-walks
+# rule below keeps a big tree's walks rare.
+WORKDIR_SCAN_SECONDS = 0.05
 WORKDIR_SCAN_BUDGET = 0.25  # seconds one walk may take; a partial sum is still a lower bound
 
 

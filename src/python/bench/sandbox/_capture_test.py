@@ -132,3 +132,14 @@ def test_cpu_time_watch_says_timeout_only_at_the_budget_and_not_without_a_count(
     assert cpu_time_watch(lambda: 0.5, 1.0, time.monotonic() - 2)() == ""
     assert watch_all(lambda: "", lambda: "disk limit", watch)() == "disk limit"
     assert watch_all(lambda: "")() == ""
+
+
+def test_disk_growth_watch_walks_the_work_dir_within_a_tenth_of_a_second(tmp_path):
+    import time
+
+    # Other jobs freeing space on the same tmpfs hide the filesystem count (held still here): the walk alone must
+    # see a writer that puts its whole burst down in well under half a second.
+    watch = disk_growth_watch(tmp_path, 8 << 20, filesystem_used=lambda: 0)
+    _fill(tmp_path / "burst", 32)
+    time.sleep(0.1)
+    assert watch().startswith("disk limit: the work dir grew by")

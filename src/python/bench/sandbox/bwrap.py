@@ -136,6 +136,8 @@ class _Run:
             if self.freeze:  # after the hand-over: an immutable file's owner cannot change either
                 self.frozen = _frozen.freeze_all(Path(request.workdir), request.frozen)
             argv = self._chain(status_write, tuple(channels.env))
+            # The guard's baseline is read before the start, so a writer's first burst counts as growth.
+            disk_grew = disk_growth_watch(Path(request.workdir), request.limits.disk_bytes)
             started = time.monotonic()
             self.proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE if request.stdin else subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -144,8 +146,7 @@ class _Run:
             os.close(status_write)
             status_write = -1
             channels.started()
-            watch, seconds = self._time_bound(disk_growth_watch(Path(request.workdir), request.limits.disk_bytes),
-                                              started)
+            watch, seconds = self._time_bound(disk_grew, started)
             captured = pump(self.proc, request.stdin, request.limits.output_bytes, started + seconds, watch)
             if captured.stop_reason:
                 self._kill_tree()

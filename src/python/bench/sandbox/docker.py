@@ -21,17 +21,17 @@ import time
 import uuid
 from dataclasses import replace
 from pathlib import Path
+from typing import Callable
 
 from bench import profile
 from bench.errors import ImageError, SandboxError
 from bench.sandbox import _docker_api, _frozen, _identity, _requests
-from bench.sandbox._capture import disk_growth_watch
+from bench.sandbox._capture import WATCH_INTERVAL, disk_growth_watch
 from bench.sandbox._file_channels import FileChannels
 from bench.sandbox.protocol import ExecRequest, ExecResult, NetworkPolicy
 from bench.sandbox.registry import register
 
 CONTAINER_PREFIX = "lcb-"
-POLL_SECONDS = 0.2
 TEARDOWN_JOIN_SECONDS = 10.0
 CPU_SAMPLE_SECONDS = 0.1
 PID_LABEL = "loopcontrolbench.pid"
@@ -210,12 +210,15 @@ class _Run:
         reader = threading.Thread(target=_docker_api.read_frames, args=(sock, streams), daemon=True)
         reader.start()
         try:
+            # The guard's baseline is read before the start: a fast writer can put its limit down before the
+            # first look otherwise, and that growth would count as the baseline.
+            disk_grew = disk_growth_watch(Path(self.request.workdir), limits.disk_bytes)
             started = time.monotonic()
             _docker_api.start(api, plan.name)
             if plan.with_stdin:
                 _docker_api.feed_stdin(sock, self.request.stdin)
             exited = _docker_api.wait_in_thread(api, plan.name, limits.wall_seconds + 60)
-            stop_reason = self._watch(exited, started)
+            stop_reason = self._watch(exited, started, disk_grew)
             wall = time.monotonic() - started
             if stop_reason:
                 _docker_api.kill(api, plan.name)
@@ -241,13 +244,12 @@ class _Run:
             notes=(*((stop_reason,) if stop_reason not in ("", "timeout") else ()), _CPU_NOTES[self.cpu_source]),
         )
 
-    def _watch(self, exited: threading.Event, started: float) -> str:
+    def _watch(self, exited: threading.Event, started: float, disk_grew: Callable[[], str]) -> str:
         """Wait for the exit while enforcing the deadline and the disk guard; why the run must stop, or ""."""
         deadline = started + self.request.limits.wall_seconds
-        disk_grew = disk_growth_watch(Path(self.request.workdir), self.request.limits.disk_bytes)
         sampler = threading.Thread(target=self._sample_cpu, args=(exited,), daemon=True)
         sampler.start()
-        while not exited.wait(max(0.0, min(POLL_SECONDS, deadline - time.monotonic()))):
+        while not exited.wait(max(0.0, min(WATCH_INTERVAL, deadline - time.monotonic()))):
             if time.monotonic() >= deadline:
                 return "timeout"
             reason = disk_grew()
