@@ -46,7 +46,7 @@ def make_codec(loose=False):
     _dict_items, _tuple_get, _list_get = dict.items, tuple.__getitem__, list.__getitem__
     _tuple_len, _list_len, _obj_get = tuple.__len__, list.__len__, object.__getattribute__
     _int_str, _float_repr, _str_new, _bytes_hex = int.__repr__, float.__repr__, str.__str__, bytes.hex
-    _dumps, _sorted = json.dumps, sorted
+    _dumps, _sorted, _range, _all, _next = json.dumps, sorted, range, all, next
     heap = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement
     atoms = {_type(None), bool, int, float, complex, str, bytes, bytearray}
     bases = (tuple, list, dict, str, int, float, bytes)
@@ -70,19 +70,39 @@ def make_codec(loose=False):
     def plain(cls):
         """A class whose instances are their attributes: every class above it was made by a class statement."""
         mro = _obj_get(cls, "__mro__")
-        return all(c is object or c in bases or _obj_get(c, "__flags__") & heap for c in mro)
+        return _all(c is object or c in bases or _obj_get(c, "__flags__") & heap for c in mro)
 
     def encode(value):
         """The written form of ``value``. A list, dict, set or object met again (shared, or in a cycle) is
         written as ``["@", n]``: the n-th of them met, counting in the order the walk enters them."""
-        state = {"budget": MAX_NODES, "memo": {}, "open": set(), "hold": []}
+        state = {"budget": MAX_NODES, "memo": {}, "entered": [], "open": set(), "hold": []}
         return walk(value, state, 0)
 
     def enter(v, state):
         number = _len(state["memo"])
         state["memo"][_id(v)] = number
+        state["entered"].append(_id(v))
         state["hold"].append(v)  # keeps every entered value alive, so no id is reused during the walk
         return number
+
+    def members(v, state, depth):
+        """A set's members, written in the order of their written forms. A set iterates in hash order, an
+        object's hash is its address, and a member that holds a list, dict or object numbers what it enters:
+        each member is first written on its own from the same state (what it entered then forgotten), and the
+        members are then written for good in the order of those forms, so the numbers do not hang on addresses
+        and the reader, entering them in the written order, numbers them alike."""
+        items = [x for x in v]
+        if _all(_type(x) in atoms for x in items):
+            return _sorted((walk(x, state, depth) for x in items), key=_dumps)
+        forms = []
+        for x in items:
+            mark = _len(state["entered"])
+            forms.append(_dumps(walk(x, state, depth)))
+            for key in state["entered"][mark:]:
+                del state["memo"][key]
+            del state["entered"][mark:]
+        order = _sorted(_range(_len(items)), key=forms.__getitem__)
+        return [walk(items[i], state, depth) for i in order]
 
     def walk(v, state, depth):
         state["budget"] -= 1
@@ -99,17 +119,17 @@ def make_codec(loose=False):
         sub = lambda x: walk(x, state, depth + 1)  # noqa: E731
         if t is list:
             enter(v, state)
-            return ["l", [sub(_list_get(v, i)) for i in range(_list_len(v))]]
+            return ["l", [sub(_list_get(v, i)) for i in _range(_list_len(v))]]
         if t is tuple:
-            return ["t", [sub(_tuple_get(v, i)) for i in range(_tuple_len(v))]]
+            return ["t", [sub(_tuple_get(v, i)) for i in _range(_tuple_len(v))]]
         if t is dict:
             enter(v, state)
             return ["d", [[sub(k), sub(x)] for k, x in _dict_items(v)]]
         if t is set:
             enter(v, state)
-            return ["S", _sorted((sub(x) for x in v), key=_dumps)]
+            return ["S", members(v, state, depth + 1)]
         if t is frozenset:
-            return ["F", _sorted((sub(x) for x in v), key=_dumps)]
+            return ["F", members(v, state, depth + 1)]
         if t in containers:  # the collections module's: written by their builtin parts, never their methods
             enter(v, state)
             return containers[t](v, sub)
@@ -135,7 +155,7 @@ def make_codec(loose=False):
             name = reference(t)  # a class the replay can find again by name, not one made inside a function
         except Unserialisable:  # a sentinel of a class made inside a function (boltons' make_sentinel)
             return ["g", global_name(v, "an object not importable by name")]
-        base = next((b for b in bases if _isinstance(v, b)), None)
+        base = _next((b for b in bases if _isinstance(v, b)), None)
         number = enter(v, state)
         if base is None:
             return ["o", name, attributes(v, t, sub)]
@@ -164,9 +184,9 @@ def make_codec(loose=False):
 
     def copy_of(base, v):
         if base is tuple:
-            return tuple(_tuple_get(v, i) for i in range(_tuple_len(v)))
+            return tuple(_tuple_get(v, i) for i in _range(_tuple_len(v)))
         if base is list:
-            return [_list_get(v, i) for i in range(_list_len(v))]
+            return [_list_get(v, i) for i in _range(_list_len(v))]
         return dict(_dict_items(v))
 
     def attributes(v, t, sub):
@@ -342,7 +362,7 @@ def make_codec(loose=False):
                 made[back(k)] = back(x)
             return made
         if tag == "r":
-            return range(e[1], e[2], e[3])
+            return _range(e[1], e[2], e[3])
         if tag == "D":
             return importlib.import_module("decimal").Decimal(e[1])
         if tag == "Q":
