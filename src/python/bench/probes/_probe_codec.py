@@ -10,7 +10,7 @@ nothing of it.
 
 Tags: ``N`` None, ``b`` bool, ``i`` int (decimal text), ``f`` float (repr), ``c`` complex, ``s`` str, ``y`` /
 ``Y`` bytes / bytearray (hex), ``l`` list, ``t`` tuple, ``d`` dict (pairs, in order), ``S`` / ``F`` set /
-frozenset (sorted by written form), ``od``/``ct``/``dd``/``dq`` the collections module's containers, ``r``
+frozenset (members in the order of their written forms, each written alone), ``od``/``ct``/``dd``/``dq`` the collections module's containers, ``r``
 range, ``D`` Decimal, ``Q`` Fraction, ``T`` date/time/datetime (fixed-offset zones only), ``td`` timedelta,
 ``R`` a class or function found again by name, ``g`` a value of no writable kind held by a module global
 (a marker, ``_MISSING = object()``), found again by that global's name, ``e`` an enum member, ``x`` an exception (class, arguments),
