@@ -10,12 +10,13 @@ nothing of it.
 
 Tags: ``N`` None, ``b`` bool, ``i`` int (decimal text), ``f`` float (repr), ``c`` complex, ``s`` str, ``y`` /
 ``Y`` bytes / bytearray (hex), ``l`` list, ``t`` tuple, ``d`` dict (pairs, in order), ``S`` / ``F`` set /
-frozenset (members in the order of their written forms, each written alone), ``od``/``ct``/``dd``/``dq`` the collections module's containers, ``r``
-range, ``D`` Decimal, ``Q`` Fraction, ``T`` date/time/datetime (fixed-offset zones only), ``td`` timedelta,
-``R`` a class or function found again by name, ``g`` a value of no writable kind held by a module global
-(a marker, ``_MISSING = object()``), found again by that global's name, ``e`` an enum member, ``x`` an exception (class, arguments),
-``o`` an object of a class statement (its attributes), ``u`` a subclass of a builtin (its builtin part and
-attributes), ``@`` a list, dict, set or object met again (shared, or a cycle): the n-th one entered.
+frozenset (members in the order of their written forms, each written alone), ``od``/``ct``/``dd``/``dq`` the
+collections module's containers, ``r`` range, ``D`` Decimal, ``Q`` Fraction, ``T`` date/time/datetime
+(fixed-offset zones only), ``td`` timedelta, ``R`` a class or function found again by name, ``g`` a value of no
+writable kind held by a module global (a marker, ``_MISSING = object()``), found again by that global's name,
+``e`` an enum member, ``x`` an exception (class, arguments), ``o`` an object of a class statement (its
+attributes), ``u`` a subclass of a builtin (its builtin part and attributes), ``@`` a list, dict, set or object
+met again (shared, or a cycle): the n-th one entered.
 
 ``make_codec(loose=True)`` writes outputs, which are compared and never read back: a class, function or object
 of a class that cannot be found again by name (made inside a function, as tests often do) is then written by
