@@ -66,7 +66,9 @@ def check_scored(spec, scratch: Path, mirror, verify: bool = True) -> dict:
     reply, _, _ = honest_reply(spec, task.pristine, fix)
     result = evaluate(task, tree, reply, fresh_copy=False, verify=verify)
     verification = result.verification
-    return {"outcome": result.outcome, "reason": result.reason, "resolved": result.resolved,
+    broken = result.verdict.pass_to_pass_broken if result.verdict is not None else ()
+    reason = result.reason + (f"; pass_to_pass broken: {', '.join(broken)}" if broken else "")
+    return {"outcome": result.outcome, "reason": reason[:2000], "resolved": result.resolved,
             **({"verification": verification.status, "verified": verification.verified,
                 "probes": verification.checked, "divergence": verification.divergence} if verification else {})}
 

@@ -26,6 +26,18 @@ from bench.spec.model import TaskSpec
 from bench.store.action_cache import write_atomic
 
 MAX_TEST_ID_CHARS = 1000  # the task spec schema's maxLength for one test id
+# Items pytest plugins add to check a file's text (formatting, lint, typing), not the code's behaviour:
+# pytest-black, pytest-mypy, pytest-flake8, pytest-isort, pytest-ruff, pytest-pylint, pytest-pycodestyle,
+# pytest-mccabe. A scored run rewrites the test files it runs (decoy targets, renamed classes), and such a check
+# of the test file itself then fails whatever the candidate did (inflect's BLACK broke every honest fix).
+FILE_CHECK_ITEMS = frozenset({"BLACK", "black", "mypy", "mypy-status", "FLAKE8", "flake-8::FLAKE8", "ISORT",
+                              "isort", "RUFF", "ruff", "ruff::format", "PYLINT", "pylint", "PYCODESTYLE",
+                              "pycodestyle", "MCCABE", "mccabe"})
+
+
+def is_file_check(test_id: str) -> bool:
+    """A plugin's check of the file's text (``tests/test_x.py::BLACK``), not a test of the code."""
+    return test_id.partition("::")[2] in FILE_CHECK_ITEMS
 
 
 @dataclass(frozen=True)
@@ -208,16 +220,22 @@ def conclude(candidate: dict, spec: TaskSpec, cert: Certificate, root: Path, *, 
     if any(len(test_id) > MAX_TEST_ID_CHARS for test_id in cert.sets.fail_to_pass):
         record_drop(candidate, "target_id_too_long", root)
         return Admission(spec.task_id, False, "target_id_too_long", None, cert)
+    fail_to_pass = [test_id for test_id in cert.sets.fail_to_pass if not is_file_check(test_id)]
+    if not fail_to_pass:
+        record_drop(candidate, "only_file_checks_fail", root, fail_to_pass=cert.sets.fail_to_pass)
+        return Admission(spec.task_id, False, "only_file_checks_fail", None, cert)
     # The schema caps a test id's length; an over-long pass-to-pass id (a huge parametrize value) is left out
-    # of the set rather than losing the task: it still runs, it is just not checked for breakage.
-    pass_to_pass = [test_id for test_id in cert.sets.pass_to_pass if len(test_id) <= MAX_TEST_ID_CHARS]
-    doc = dict(candidate, fail_to_pass=list(cert.sets.fail_to_pass), pass_to_pass=pass_to_pass)
+    # of the set rather than losing the task: it still runs, it is just not checked for breakage. So is a
+    # plugin's check of a file's text.
+    pass_to_pass = [test_id for test_id in cert.sets.pass_to_pass
+                    if len(test_id) <= MAX_TEST_ID_CHARS and not is_file_check(test_id)]
+    doc = dict(candidate, fail_to_pass=fail_to_pass, pass_to_pass=pass_to_pass)
     judgement = judge_document(doc, fix_side_failing=cert.sets.baseline_failing)
     if judgement is not None:
         reason = ""
         if not judgement.admitted:  # tests flip for a feature too: the change itself must be a fix
             reason = f"not_a_bugfix:{judgement.verdict}"
-        elif judgement.pins_only_this_fix(cert.sets.fail_to_pass):  # a different correct fix fails them all
+        elif judgement.pins_only_this_fix(tuple(fail_to_pass)):  # a different correct fix fails them all
             reason = f"over_specified:{len(judgement.over_specified)}/{len(cert.sets.fail_to_pass)}"
         elif judgement.mostly_failing_own_tests:  # never shrink the change's tests to a remnant silently
             reason = f"own_tests_fail_with_fix:{len(judgement.own_tests_failing)}/{judgement.own_tests}"

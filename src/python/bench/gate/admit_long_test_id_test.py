@@ -1,4 +1,4 @@
-"""Admission edge cases: test ids longer than the schema allows (huge parametrize values), unresolvable locks."""
+"""Admission edge cases: test ids longer than the schema allows (huge parametrize values), plugins' checks of a file's text, unresolvable locks."""
 
 import json
 
@@ -262,3 +262,22 @@ def test_an_admitted_task_joins_the_build_file_of_its_folder_beside_the_tasks_al
     assert result.admitted and len(calls) == 1
     assert sorted(s.task_id for s in calls[0]) == ["widgets-3", "widgets-7"]
     assert (folder / "BUILD").read_text() == render_build(load_all(discover(tmp_path)), folder)
+
+
+def test_a_plugins_check_of_a_files_text_is_left_out_of_the_sets(tmp_path, monkeypatch):
+    # pytest-black's BLACK item checks the test file's formatting, which the scored run's rewriting of that file
+    # changes: as a pass_to_pass test it broke every honest fix of two inflect tasks.
+    checks = ["tests/test_core.py::BLACK", "tests/test_core.py::mypy", "tests/test_core.py::mypy-status",
+              "tests/test_core.py::flake-8::FLAKE8"]
+    result = _pool(tmp_path, monkeypatch, ["tests/test_core.py::test_fix"], ["tests/test_core.py::test_ok", *checks])
+    assert (result.admitted, result.reason) == (True, "admitted")
+    spec = json.loads(result.spec_path.read_text())
+    assert (spec["fail_to_pass"], spec["pass_to_pass"]) == (["tests/test_core.py::test_fix"],
+                                                            ["tests/test_core.py::test_ok"])
+
+
+def test_a_candidate_whose_only_targets_are_file_checks_is_dropped(tmp_path, monkeypatch):
+    result = _pool(tmp_path, monkeypatch, ["tests/test_core.py::BLACK"], ["tests/test_core.py::test_ok"])
+    assert (result.admitted, result.reason) == (False, "only_file_checks_fail")
+    dropped = json.loads((tmp_path / "tasks" / "_dropped" / "widgets-7.json").read_text())
+    assert dropped["reason"] == "only_file_checks_fail"
