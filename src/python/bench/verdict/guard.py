@@ -143,8 +143,10 @@ def _runner_files(run_dir: Path) -> list[str]:
 
 def _canary_source(fail_name: str, token: str) -> str:
     return (
-        # PYTEST_DONT_REWRITE: nothing here asserts; rewriting the module would only cost time.
-        '"""Written by the harness for this run only; its outcome is checked, never scored. PYTEST_DONT_REWRITE"""'
+        # A comment, not a docstring: pytest 7's assertion rewriting reads a module docstring through ast's
+        # deprecated ``.s`` on Python 3.12+, and a project that turns warnings into errors (werkzeug) then fails
+        # to collect the canary, so every run ends with exit 2 (werkzeug-2709's honest fix).
+        "# Written by the harness for this run only; its outcome is checked, never scored."
         "\n\n\n"
         # pytrace=False: the failure is reported without a traceback to format, the cheapest failure there is.
         f"def {fail_name}():\n    import pytest\n\n    if {token!r} != {token[::-1] + 'x'!r}:\n"
