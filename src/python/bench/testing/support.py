@@ -72,7 +72,8 @@ def whole_file_edit(path: str, old: str, new: str) -> str:
 LOCAL_PR_REPO = "loopcontrolbench/redteam-pr"
 
 
-def local_pr_task(scratch: Path, *, sandbox_name: str = "bwrap", split_tests: bool = False):
+def local_pr_task(scratch: Path, *, sandbox_name: str = "bwrap", split_tests: bool = False,
+                  pytest_ini: str = "", task_id: str = ""):
     """A real pull-request task built here, for machines that cannot reach any repository host: a git
     repository whose base commit holds synthetic.caesar_shift's initial code and whose fix commit holds its
     reference code and tests, used as the task's local mirror. It takes the PR path end to end (a bare cache
@@ -80,7 +81,8 @@ def local_pr_task(scratch: Path, *, sandbox_name: str = "bwrap", split_tests: bo
     builds on what the checkout commits. Commit dates are fixed, so its shas are the same on every run.
 
     ``split_tests``: the guard tests move to a first test file, ``tests/test_basics.py``, so the target tests
-    sit in a file collected after the task's code is first imported (as in most tasks of the pool)."""
+    sit in a file collected after the task's code is first imported (as in most tasks of the pool).
+    ``pytest_ini``: the project's own pytest.ini, committed at base (``addopts = -x``, say)."""
     import shutil
 
     from bench.score.task_env import prepare_task
@@ -101,6 +103,8 @@ def local_pr_task(scratch: Path, *, sandbox_name: str = "bwrap", split_tests: bo
 
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, env=env, check=True)
     shutil.copy2(folder / "initial" / "caesar.py", repo / "caesar.py")
+    if pytest_ini:
+        (repo / "pytest.ini").write_text(pytest_ini)
     base = commit("Caesar cipher")
     shutil.copy2(folder / "reference" / "caesar.py", repo / "caesar.py")
     shutil.copytree(folder / "tests", repo / "tests")
@@ -109,7 +113,7 @@ def local_pr_task(scratch: Path, *, sandbox_name: str = "bwrap", split_tests: bo
         test_files, pass_to_pass = _split_guard_tests(repo / "tests", pass_to_pass)
     fix = commit("Keep the case of letters; leave non-ASCII letters alone")
     document = {
-        "schema_version": 1, "task_id": "redteam-pr-2" if split_tests else "redteam-pr-1", "kind": "pr",
+        "schema_version": 1, "task_id": task_id or ("redteam-pr-2" if split_tests else "redteam-pr-1"), "kind": "pr",
         "repo": LOCAL_PR_REPO, "source_files": list(source.source_files), "test_files": test_files,
         "fail_to_pass": list(source.fail_to_pass), "pass_to_pass": pass_to_pass,
         "image": source.image, "lockfile": source.lockfile, "base_sha": base, "fix_sha": fix,
