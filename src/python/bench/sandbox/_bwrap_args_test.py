@@ -47,6 +47,10 @@ def test_rlimits_are_hard_and_soft():
     assert _bwrap_args.prlimit((("fsize", 10), ("nproc", 5))) == ("prlimit", "--fsize=10:10", "--nproc=5:5", "--")
 
 
+def test_fixed_addresses_is_a_setarch_prefix():
+    assert _bwrap_args.fixed_addresses("x86_64") == ("setarch", "x86_64", "--addr-no-randomize", "--")
+
+
 def test_cgroup_join_is_a_shell_prefix_or_nothing():
     assert _bwrap_args.join_cgroups(()) == ()
     join = _bwrap_args.join_cgroups(("/cg/a/cgroup.procs", "/cg/b/cgroup.procs"))

@@ -13,6 +13,7 @@ removed and the work dir handed back to its owner. Limits that could not be enfo
 from __future__ import annotations
 
 import os
+import platform
 import resource
 import signal
 import subprocess
@@ -205,7 +206,8 @@ class _Run:
         self._report_cgroups()
         rlimits = self._rlimits()
         join = _bwrap_args.join_cgroups(tuple(str(p) for p in self.cgroups.procs_files()))
-        return (*join, *_bwrap_args.prlimit(rlimits), *prefix, self.bwrap, *sandbox_args, *request.argv)
+        return (*join, *_bwrap_args.prlimit(rlimits), *_bwrap_args.fixed_addresses(platform.machine()), *prefix,
+                self.bwrap, *sandbox_args, *request.argv)
 
     def _report_cgroups(self) -> None:
         self.enforced += self.cgroups.enforced
