@@ -12,6 +12,7 @@ removed and the work dir handed back to its owner. Limits that could not be enfo
 
 from __future__ import annotations
 
+import functools
 import os
 import platform
 import resource
@@ -206,8 +207,10 @@ class _Run:
         self._report_cgroups()
         rlimits = self._rlimits()
         join = _bwrap_args.join_cgroups(tuple(str(p) for p in self.cgroups.procs_files()))
-        return (*join, *_bwrap_args.prlimit(rlimits), *_bwrap_args.fixed_addresses(platform.machine()), *prefix,
-                self.bwrap, *sandbox_args, *request.argv)
+        layout = _fixed_layout()
+        if not layout:
+            self.notes.append("addresses randomised: setarch --addr-no-randomize is refused here")
+        return (*join, *_bwrap_args.prlimit(rlimits), *layout, *prefix, self.bwrap, *sandbox_args, *request.argv)
 
     def _report_cgroups(self) -> None:
         self.enforced += self.cgroups.enforced
@@ -264,6 +267,18 @@ class _Run:
             _identity.hand_back(self.owners)
             with _active_lock:
                 _active.discard(self.cgroups.name)
+
+
+@functools.lru_cache(maxsize=None)
+def _fixed_layout() -> tuple[str, ...]:
+    """The prefix that keeps a run's address layout fixed, or () where the personality is refused (a seccomp
+    filter that allows only some personalities, as docker's default one does): tried once per process."""
+    prefix = _bwrap_args.fixed_addresses(platform.machine())
+    try:
+        done = subprocess.run((*prefix, "true"), capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return ()
+    return prefix if done.returncode == 0 else ()
 
 
 def _binds(request: ExecRequest) -> tuple[_bwrap_args.Bind, ...]:

@@ -74,6 +74,21 @@ def test_every_run_gets_the_same_address_layout(image, tmp_path):
     assert runs[0].stdout == runs[1].stdout == runs[2].stdout
 
 
+def test_where_the_personality_is_refused_runs_go_on_with_random_addresses_and_say_so(image, tmp_path,
+                                                                                       monkeypatch):
+    from bench.sandbox import bwrap as module
+
+    monkeypatch.setattr(module._bwrap_args, "fixed_addresses", lambda machine: ("false", "--"))  # refused
+    module._fixed_layout.cache_clear()
+    try:
+        result = BwrapSandbox().run(_request(image, tmp_path, ("cat", "/proc/self/personality")))
+    finally:
+        monkeypatch.undo()
+        module._fixed_layout.cache_clear()
+    assert result.ok and result.stdout == b"00000000\n"
+    assert "addresses randomised: setarch --addr-no-randomize is refused here" in result.notes
+
+
 def test_workdir_goes_back_to_its_owner_after_the_run(image, tmp_path):
     os.chown(tmp_path, 4321, 4321)
     result = BwrapSandbox().run(_request(image, tmp_path, ("sh", "-c", "mkdir d && echo x > d/f && id -u")))
