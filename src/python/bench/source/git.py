@@ -72,10 +72,7 @@ def ensure_cache(spec: TaskSpec, *, mirror: Path | None = None) -> GitOrigin:
     url = str(source) if source else repo_url(spec.repo)
     cache = cache_dir() / "git" / (spec.repo.replace("/", "+").replace(":", "_") + ".git")
     if not cache.exists():
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_name(cache.name + f".tmp{os.getpid()}")
-        git(["init", "--bare", "-q", str(tmp)])
-        os.replace(tmp, cache)
+        make_bare(cache)
     missing = [sha for sha in (spec.base_sha, spec.fix_sha) if sha and not has_commit(cache, sha)]
     if missing:
         git(["fetch", "-q", "--no-tags", url, "+refs/heads/*:refs/remotes/origin/*",
@@ -87,6 +84,22 @@ def ensure_cache(spec: TaskSpec, *, mirror: Path | None = None) -> GitOrigin:
         if still:
             raise SourceError(f"{spec.task_id}: commit(s) {', '.join(s[:12] for s in still)} not found in {url}")
     return GitOrigin(url=url, cache=cache)
+
+
+def make_bare(cache: Path) -> None:
+    """An empty bare repository at ``cache``, made aside and renamed into place. Two processes that both found
+    none (two `bench probes` at once) race to the rename: the loser's is dropped and the winner's kept."""
+    import shutil
+
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cache.with_name(cache.name + f".tmp{os.getpid()}")
+    git(["init", "--bare", "-q", str(tmp)])
+    try:
+        os.replace(tmp, cache)
+    except OSError:
+        if not (cache / "HEAD").is_file():
+            raise
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def export_tree(git_dir: Path, sha: str, dest: Path) -> None:

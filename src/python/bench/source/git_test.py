@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from bench.errors import SourceError
-from bench.source.git import export_tree, extract_members
+from bench.source.git import export_tree, extract_members, make_bare
 
 
 def _repo(tmp_path: Path) -> tuple[Path, str]:
@@ -53,3 +53,14 @@ def test_a_member_under_a_link_is_refused_without_extraction_filters(tmp_path):
     with tarfile.open(fileobj=data) as tar, pytest.raises(SourceError, match="under a link: escape/planted"):
         extract_members(tar, tmp_path / "out", has_filters=False)
     assert not (tmp_path / "out").exists()
+
+
+def test_a_cache_another_process_made_first_is_kept_and_the_late_one_dropped(tmp_path):
+    # Two `bench probes` at once both found no cache of boltons; the second rename failed with "Directory not
+    # empty" and took its whole run down.
+    cache = tmp_path / "git" / "acme+widgets.git"
+    make_bare(cache)
+    (cache / "marker").write_text("the first process's")
+    make_bare(cache)  # the process that lost the race
+    assert (cache / "marker").read_text() == "the first process's"
+    assert sorted(p.name for p in cache.parent.iterdir()) == ["acme+widgets.git"]
