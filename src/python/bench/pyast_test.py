@@ -75,3 +75,39 @@ def test_parses_from_many_threads_at_once_all_succeed():
         gc.set_threshold(*thresholds)
     assert failures == []
     assert len(dumps) == 180 and set(dumps) == {expected}
+
+
+# pint's own code (3.12 type parameters), which the harness's 3.11 parser refused: ten pint tasks had no probes.
+TYPE_PARAMETERS = '''class Registry[QuantityT: Quantity, UnitT: Unit](
+    Base, metaclass=Meta
+):
+    def __new__[ScalarT: Scalar](cls, value: ScalarT):  # a method of its own
+        return value
+type Alias = list[int]
+type Pair[K] = tuple[K, K]
+
+
+def noop[T](x: T) -> T:
+    type = {"type": 1}
+    return x
+'''
+
+
+def test_code_in_the_tasks_newer_grammar_is_parsed_where_everything_stays_on_its_line_and_column():
+    tree = pyast.parse(TYPE_PARAMETERS)
+    places = {node.name: (node.lineno, node.col_offset, node.end_lineno)
+              for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    assert places == {"Registry": (1, 0, 5), "__new__": (4, 4, 5), "noop": (10, 0, 12)}
+    aliases = [node.targets[0].id for node in tree.body if isinstance(node, ast.Assign)]
+    assert aliases == ["Alias", "Pair"]
+    assert pyast.compiles(TYPE_PARAMETERS, "pint.py")
+
+
+def test_what_no_grammar_accepts_still_fails_to_parse_and_to_compile():
+    import pytest
+
+    broken = TYPE_PARAMETERS.replace("return x", "return x +")
+    with pytest.raises(SyntaxError):
+        pyast.parse(broken)
+    assert not pyast.compiles(broken, "pint.py")
+    assert not pyast.compiles("def f[T](x:\n", "open.py")

@@ -214,8 +214,6 @@ def _invalid(task: PreparedTask, tree: Path, exc: EditError) -> Evaluation:
 
 
 def _compiles(text: str, path: str) -> bool:
-    try:
-        compile(text, path, "exec", dont_inherit=True)  # parse only; nothing is executed
-    except (SyntaxError, ValueError):
-        return False
-    return True
+    from bench import pyast
+
+    return pyast.compiles(text, path)  # parse only; nothing is executed
