@@ -64,10 +64,32 @@ def _static(owner, name):
     raise AttributeError(name)
 
 
+def _fixed_temp_names():
+    """tempfile draws its names from a generator seeded by ``os.urandom``: a recorded argument holding a temp
+    file's name (a parser's ``filename``, a ``GzipFile``) differed at every recording, and the probe set with it
+    (pyflakes, click and pyasn1 mutants). While recording, the names come from a generator of a fixed seed. Only
+    here: the reference alone records, whereas a replay or an in-place run also runs the candidate, whose own
+    temp names are no business of the comparison (they vary, and are masked)."""
+    import random
+    import tempfile
+
+    fixed = random.Random(0)  # its own generator: the random module's, which tests draw from, is untouched
+    try:
+        class _Names(tempfile._RandomNameSequence):
+            @property
+            def rng(self):
+                return fixed
+
+        tempfile._name_sequence = _Names()
+    except AttributeError:  # an interpreter whose tempfile has no such sequence: names stay as they are
+        pass
+
+
 def record(argv):
     """Run pytest with every target wrapped: each call's arguments are written (deduplicated, at most
     ``per_target`` per target) as they were on entry; a call whose arguments cannot all be written is named as
     a site instead (at most ``sites_per_target`` per target)."""
+    _fixed_temp_names()
     encode, _ = make_codec()
     config = _config()
     out = _channel("probes", "w")

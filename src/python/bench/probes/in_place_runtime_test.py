@@ -147,3 +147,40 @@ def test_calls_through_a_registry_of_the_module_are_recorded(tmp_path):
     calls = sorted(int(line[1][1][0][1]) for line in lines if isinstance(line, list) and line[0] == 0)
     assert calls == [3, 4]
     assert lines[-1]["counts"]["0"][:2] == [2, 0]
+
+
+NAMED = '''
+def label(path):
+    return path.upper()
+'''
+NAMED_TEST = '''
+import tempfile
+
+from named import label
+
+
+def test_label():
+    with tempfile.NamedTemporaryFile() as handle:
+        assert label(handle.name) == handle.name.upper()
+'''
+
+
+def test_a_temp_files_name_is_recorded_alike_in_every_recording(tmp_path):
+    import tempfile
+
+    # tempfile's names come from os.urandom: a recorded argument holding one made pyflakes', click's and pyasn1's
+    # probe sets differ at every build.
+    (tmp_path / "named.py").write_text(NAMED)
+    (tmp_path / "test_named.py").write_text(NAMED_TEST)
+    (tmp_path / "config.json").write_text(json.dumps({"targets": [["named.py", "label"]], "per_target": 10}))
+    recordings = []
+    for attempt in range(2):
+        out = tmp_path / f"record{attempt}.out"
+        out.write_bytes(b"")
+        env = child_env({"BENCH_CHANNEL_PROBECONFIG": str(tmp_path / "config.json"), "BENCH_CHANNEL_PROBES": str(out),
+                         "PYTHONDONTWRITEBYTECODE": "1"})
+        subprocess.run([sys.executable, str(RUNTIME), "record", "-q", "-p", "no:cacheprovider", "test_named.py"],
+                       cwd=tmp_path, env=env, capture_output=True, timeout=120)
+        recordings.append(out.read_text())
+    assert tempfile.gettempdir() in recordings[0], recordings[0]  # the name was recorded
+    assert recordings[0] == recordings[1]
