@@ -85,14 +85,14 @@ def prlimit(limits: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
 
 
 def fixed_addresses(machine: str) -> tuple[str, ...]:
-    """``setarch MACHINE --addr-no-randomize --``: the run's processes get the same address layout every time.
+    """``setarch MACHINE --addr-no-randomize --``: the run's processes get the same address layout every time
+    (``ExecRequest.fixed_addresses``).
 
     Python hashes a type, a function or a plain object by its address, so with the addresses randomised a value
     built from such hashes differs from run to run (soupsieve caches ``hash()`` of a tuple of its fields'
     *types*), and so does the iteration order of a set of objects: a probe set recorded from them differed at
-    every build. A layout the same each time keeps those the same, in test runs and probe runs alike. The flag
-    is a personality bit: inherited through bwrap and every exec after it, and no wider a door (the sandbox's
-    boundary is its namespaces, not the addresses inside it)."""
+    every build. The flag is a personality bit: inherited through bwrap and every exec after it, and no wider a
+    door (the sandbox's boundary is its namespaces, not the addresses inside it)."""
     return ("setarch", machine, "--addr-no-randomize", "--")
 
 

@@ -207,8 +207,8 @@ class _Run:
         self._report_cgroups()
         rlimits = self._rlimits()
         join = _bwrap_args.join_cgroups(tuple(str(p) for p in self.cgroups.procs_files()))
-        layout = _fixed_layout()
-        if not layout:
+        layout = _fixed_layout() if request.fixed_addresses else ()
+        if request.fixed_addresses and not layout:
             self.notes.append("addresses randomised: setarch --addr-no-randomize is refused here")
         return (*join, *_bwrap_args.prlimit(rlimits), *layout, *prefix, self.bwrap, *sandbox_args, *request.argv)
 

@@ -241,7 +241,9 @@ class _Run:
             stderr_truncated=streams.truncated[2],
             wall_seconds=wall,
             cpu_seconds=self.cpu,
-            notes=(*((stop_reason,) if stop_reason not in ("", "timeout") else ()), _CPU_NOTES[self.cpu_source]),
+            notes=(*((stop_reason,) if stop_reason not in ("", "timeout") else ()), _CPU_NOTES[self.cpu_source],
+                   *(("addresses randomised: docker's seccomp profile refuses a fixed layout",)
+                     if self.request.fixed_addresses else ())),
         )
 
     def _watch(self, exited: threading.Event, started: float, disk_grew: Callable[[], str]) -> str:

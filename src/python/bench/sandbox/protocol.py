@@ -99,6 +99,10 @@ class ExecRequest:
     # Work-dir relative paths no process of the run may change, rename or remove (files, or folders that may
     # gain no entry): immutable for the run where the harness is root, else bound read-only over themselves.
     frozen: tuple[str, ...] = ()
+    # One address layout for every run that asks (a type's hash is its address): what the run records is then
+    # the same each time. Asked only where nothing of a candidate runs (a probe set's recording): a run that
+    # compares a candidate's answers keeps the layout random, so values hanging on addresses vary and are masked.
+    fixed_addresses: bool = False
 
 
 @dataclass(frozen=True)
