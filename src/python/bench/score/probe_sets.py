@@ -54,10 +54,10 @@ def replay_limits(task: PreparedTask):
 def cache_key(task: PreparedTask) -> dict:
     import hypothesis
 
-    # "addresses": sets built since sandboxed runs keep one address layout (bench.sandbox._bwrap_args
-    # .fixed_addresses); one built before holds values of a randomised layout, so it is not taken from the cache.
+    # "addresses": sets built since the recording keeps one address layout (ExecRequest.fixed_addresses) and the
+    # replays a random one; a set built otherwise is not taken from the cache.
     return {**task.verdict_key(), "certificate": task.integrity["certificate_sha256"], "probes": PROBE_VERSION,
-            "hypothesis": hypothesis.__version__, "addresses": "fixed"}
+            "hypothesis": hypothesis.__version__, "addresses": "fixed while recording"}
 
 
 def probe_set_for(task: PreparedTask, *, use_cache: bool = True) -> ProbeSet:
