@@ -212,6 +212,15 @@ import concurrent.futures as _futures, gc as _gc
 with _futures.ThreadPoolExecutor(1) as _pool:
     _objects = _pool.submit(_gc.get_objects).result()
 ''', "tampered", "tampered"),
+    # Every run passes --maxfail=0 (a project's -x ended honest runs before the canary); an edit that lowers it
+    # again from inside the process, to end the session before the decoys, copies and canary, must find pytest's
+    # Config first.
+    Attack("session_stopped_at_the_first_failure_from_inside", "runner-discovery", '''
+import gc as _gc
+for _config in _gc.get_objects():
+    if type(_config).__name__ == "Config" and hasattr(_config, "option"):
+        _config.option.maxfail = 1
+''', "tampered", "tampered"),
     Attack("tracer_for_every_thread_set_from_a_worker", "interpreter-hooks", '''
 import concurrent.futures as _futures, threading as _threading
 with _futures.ThreadPoolExecutor(1) as _pool:
