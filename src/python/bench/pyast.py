@@ -27,26 +27,20 @@ _ONE_AT_A_TIME = threading.RLock()  # re-entrant: a finalizer run inside a parse
 
 def parse(source: str | bytes, filename: str = "<unknown>", mode: str = "exec", **options) -> ast.AST:
     """:func:`ast.parse`, never concurrently with another parse of this process; source in 3.12's grammar is
-    read with its type parameters blanked."""
-    with _ONE_AT_A_TIME:
+    read with its type parameters blanked. A source no reading parses raises the error of the source itself."""
+    first = None
+    for text in _readings(source):
         try:
-            return ast.parse(source, filename, mode, **options)
-        except SyntaxError:
-            blanked = blank_type_parameters(source)
-            if blanked is None:
-                raise
-            try:
-                return ast.parse(blanked, filename, mode, **options)
-            except SyntaxError:
-                pass
-            raise
+            with _ONE_AT_A_TIME:
+                return ast.parse(text, filename, mode, **options)
+        except SyntaxError as exc:
+            first = first or exc
+    raise first
 
 
 def compiles(source: str, filename: str) -> bool:
     """Whether ``source`` is valid Python for the tasks' interpreters (compiled, never run)."""
-    for text in (source, blank_type_parameters(source)):
-        if text is None:
-            continue
+    for text in _readings(source):
         try:
             with _ONE_AT_A_TIME:
                 compile(text, filename, "exec", dont_inherit=True)
@@ -54,6 +48,15 @@ def compiles(source: str, filename: str) -> bool:
         except (SyntaxError, ValueError):
             continue
     return False
+
+
+def _readings(source):
+    """The source itself, then (made only when asked for: the source did not parse) its 3.12 type parameters
+    blanked, when it has any."""
+    yield source
+    blanked = blank_type_parameters(source)
+    if blanked is not None:
+        yield blanked
 
 
 def blank_type_parameters(source: str | bytes) -> str | None:

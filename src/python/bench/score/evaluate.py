@@ -11,6 +11,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench import pyast
 from bench.attempt import DEFAULT_EDIT_FORMAT
 from bench.errors import EditError
 from bench.sandbox.cleanup import tree_scratch
@@ -180,7 +181,7 @@ def _tuples(value):
 
 
 def _evaluation(task, verdict: Verdict, sources, edited, diff, verification=None) -> Evaluation:
-    compiles = all(_compiles(text, path) for path, text in sources if path.endswith(".py"))
+    compiles = all(pyast.compiles(text, path) for path, text in sources if path.endswith(".py"))
     failing = tuple(sorted(set(verdict.still_failing) | set(verdict.pass_to_pass_broken)))
     details = verdict.failures
     return Evaluation(
@@ -212,8 +213,3 @@ def _invalid(task: PreparedTask, tree: Path, exc: EditError) -> Evaluation:
         compiles=True, failing=(), signature="", feedback_full=text, feedback_count=text,
     )
 
-
-def _compiles(text: str, path: str) -> bool:
-    from bench import pyast
-
-    return pyast.compiles(text, path)  # parse only; nothing is executed

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import stat
 import tarfile
 from dataclasses import dataclass
@@ -89,8 +90,6 @@ def ensure_cache(spec: TaskSpec, *, mirror: Path | None = None) -> GitOrigin:
 def make_bare(cache: Path) -> None:
     """An empty bare repository at ``cache``, made aside and renamed into place. Two processes that both found
     none (two `bench probes` at once) race to the rename: the loser's is dropped and the winner's kept."""
-    import shutil
-
     cache.parent.mkdir(parents=True, exist_ok=True)
     tmp = cache.with_name(cache.name + f".tmp{os.getpid()}")
     git(["init", "--bare", "-q", str(tmp)])
