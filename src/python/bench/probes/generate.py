@@ -36,6 +36,7 @@ from bench.probes.sweep import swept as swept_calls
 
 MAX_PER_TARGET = 200  # generated calls per target
 RENAMED_SHARE = 5  # one in this many renames a str wherever the call holds it, as many join two places
+SWEEP_SHARE = 3  # at most one in this many sets one place to a value chosen (bench.probes.sweep)
 MAX_EXAMPLES_PER_TARGET = 600  # draws tried per target (duplicates of observed calls are dropped)
 MAX_SEEDS = 48  # observed calls a target's generation starts from, spread evenly over them
 EXTRA_CHARS = " -_.0aZ9é/"
@@ -135,7 +136,9 @@ def _generate(observed, *, method: bool, source: str, qualname: str, limit: int,
     seen = set(observed)
     share = max(2, limit // RENAMED_SHARE) if limit >= 4 else 0
     typed = Typed(checked_types_of(source, qualname), *parameters) if source else None
-    swept = swept_calls(observed, seeds, share, seen, first=1 if method else 0, typed=typed)
+    # the sweep's values are chosen, not drawn: it may take up to a third, and what it leaves goes to the draws
+    swept = swept_calls(observed, seeds, max(share, limit // SWEEP_SHARE), seen, first=1 if method else 0,
+                        typed=typed)
     renamed = _collect(observed, rename_strategy, share, seen)
     joined = _collect(observed, collision_strategy, share, seen)
     # what the sweep, renaming and joining did not use goes to the calls varied value by value

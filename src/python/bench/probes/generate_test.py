@@ -26,7 +26,9 @@ def test_generation_is_the_same_every_time_and_keeps_the_shape():
     assert 0 < len(first) and OBSERVED[0] not in first
     for args, kwargs in first:
         written = json.loads(args)
-        assert written[0] == "l" and [x[0] for x in written[1]] == ["s", "i"] and json.loads(kwargs) == ["d", []]
+        assert written[0] == "l" and json.loads(kwargs) == ["d", []]
+        # the sweep's one change of type: an int as the float it equals
+        assert [x[0] for x in written[1]] == ["s", "i"] or written[1] == [["s", "xn--abc"], ["f", "3.0"]]
 
 
 def test_a_methods_first_argument_is_never_varied():
@@ -306,3 +308,54 @@ def test_a_deeply_nested_value_is_described_once_a_part(monkeypatch):
     monkeypatch.setattr(strategies, "strategy_for", counted)
     strategy_for(value, Seeds(alphabet="abc"))
     assert len(made) == total - 1  # every part below the top once
+
+
+def test_every_constant_of_the_code_is_set_in_every_int_place_before_any_pair_repeats():
+    """``nth_weekday(year, month, weekday, n)`` refuses ``not 0 <= weekday <= 6``; a wrong fix writing ``< 6``
+    is told apart only by a weekday of 6 in an otherwise valid call. The sweep set the same first constant in
+    the same place of each of eight observed calls, and its budget ran out before 6 was tried in the weekday's
+    place. Every (place, constant) pair now comes once before any comes twice."""
+    from bench.probes.strategies import Seeds
+    from bench.probes.sweep import swept
+
+    source = ("def nth_weekday(year, month, weekday, n):\n"
+              "    if not 0 <= weekday <= 6 or n == 0 or not -5 <= n <= 5:\n        raise ValueError(n)\n"
+              "    return (year, month, weekday, n)\n")
+    ints, strings = constants_of(source, "nth_weekday")
+    seeds = Seeds("0123456789", ints, strings)
+    observed = [(text(["l", [["i", str(2020 + k)], ["i", str(1 + k)], ["i", str(k % 3)], ["i", "1"]]]),
+                 text(["d", []])) for k in range(8)]
+    pairs = {(i, v) for i in range(4) for v in ints}
+    calls = swept(observed, seeds, len(pairs), set(observed), first=0)
+    met = {(i, value[1]) for args, _ in calls for i, value in enumerate(json.loads(args)[1])}
+    assert {(2, "6"), (2, "7"), (3, "5"), (3, "6"), (3, "-5"), (3, "-6")} <= met
+    weekday_six = [json.loads(a)[1] for a, _ in calls if json.loads(a)[1][2] == ["i", "6"]]
+    assert weekday_six and all(call[3] == ["i", "1"] for call in weekday_six)
+
+
+def test_the_sweep_gives_a_sequence_shorter_and_empty_and_an_int_as_its_float():
+    """Generation keeps a sequence's length and an int's type, so ``score(rolls)`` never met a game a frame
+    short, ``call_extra`` never a hook without implementations, ``next_power_of_two`` never ``1.0``."""
+    from bench.probes.strategies import Seeds
+    from bench.probes.sweep import swept
+
+    observed = [(text(["l", [["l", [["i", "0"], ["i", "3"], ["i", "4"]]], ["i", "2"]]]), text(["d", []]))]
+    calls = {a for a, _ in swept(observed, Seeds("0"), 40, set(observed), first=0)}
+    assert text(["l", [["l", [["i", "0"], ["i", "3"]]], ["i", "2"]]]) in calls
+    assert text(["l", [["l", []], ["i", "2"]]]) in calls
+    assert text(["l", [["it", [["i", "0"], ["i", "3"], ["i", "4"]]], ["i", "2"]]]) in calls
+    assert text(["l", [["l", [["i", "0"], ["i", "3"], ["i", "4"]]], ["f", "2.0"]]]) in calls
+
+
+def test_the_sweep_turns_over_each_flag_a_live_argument_holds():
+    """click's ``Option.get_help_extra(ctx)`` is called in place on options every test builds with
+    ``required=False``; a wrong fix of the required branch went unseen. Each bool attribute of a live
+    argument's own is turned over once, one at a time."""
+    from bench.probes.strategies import Seeds
+    from bench.probes.sweep import swept
+
+    live = ["~", [[["s", "required"], ["b", False]], [["s", "hidden"], ["b", False]], [["s", "name"], ["s", "x"]]]]
+    observed = [(text(["l", [live, ["~"]]]), text(["d", []]))]
+    calls = {a for a, _ in swept(observed, Seeds("x"), 10, set(observed), first=1)}
+    assert text(["l", [["~", [[["s", "required"], ["b", True]]]], ["~"]]]) in calls
+    assert text(["l", [["~", [[["s", "hidden"], ["b", True]]]], ["~"]]]) in calls

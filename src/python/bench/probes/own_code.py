@@ -20,6 +20,8 @@ def constants_of(source: str, qualname: str) -> tuple[tuple[int, ...], tuple[str
         return (), ()
     ints, strings = set(), set()
     for item in ast.walk(node):
+        if isinstance(item, ast.UnaryOp) and isinstance(item.op, ast.USub) and isinstance(item.operand, ast.Constant):
+            item = ast.Constant(-item.operand.value) if type(item.operand.value) is int else item  # ``-5 <= n``
         if isinstance(item, ast.Constant):
             if isinstance(item.value, int) and not isinstance(item.value, bool) and abs(item.value) < 1 << 62:
                 ints.update((item.value - 1, item.value, item.value + 1))

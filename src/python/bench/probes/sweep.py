@@ -18,37 +18,65 @@ def swept(observed, seeds: Seeds, limit: int, seen: set, first: int, typed: Type
     handed over as an iterator of its items, a number set to each of the code's own constants (an int with its
     neighbours, a float also negated). Where a wrong fix hides is often one exact value (a weekday of 6,
     ``-1e-9``, a clock at the expiry), a type the tests never pass, or the iterator a sequence-only rewrite
-    cannot take; a random draw meets it by luck. Taken round-robin over the observed calls, so each gets a
-    share."""
+    cannot take; a random draw meets it by luck.
+
+    Every pair of a place and a value comes once before any comes twice, the places taken in turn: the same
+    constant set in the same place of eight observed calls is one question asked eight times, while the
+    budget ran out before the sixth constant of a place was tried (``nth_weekday``'s weekday never met 6
+    where the year and month were valid). Each value of a place starts from another observed call, so a
+    value first met on a call the code refuses for other reasons (a test of an error) meets a valid one in
+    the next round."""
     typed = typed or Typed()
-    per_call = []
+    by_pair: dict[tuple, list] = {}  # (place, value) -> the calls that make that change, one per observed call
     for args, kwargs in observed[:MAX_CALLS]:
-        positional, named = json.loads(args)[1], json.loads(kwargs)
-        per_place = [[(written_text(["l", positional[:i] + [value] + positional[i + 1:]]), kwargs)
-                      for value in typed_values(item, typed.kinds_at(i)) + _chosen_values(item, seeds)]
-                     for i, item in enumerate(positional[first:], first)]
-        # a live argument (``self`` too): an attribute of its own the code checks, given a value of each type
-        per_place += [[(written_text(["l", positional[:i] + [["~", [[key, value]]]] + positional[i + 1:]]), kwargs)
-                       for key, held in item[1] if key[0] == "s"
-                       for value in typed_values(held, typed.kinds_at(i, key[1]))]
-                      for i, item in enumerate(positional) if item[0] == "~" and len(item) > 1]
-        per_place += [[(args, written_text(["d", named[1][:i] + [[key, value]] + named[1][i + 1:]]))
-                       for value in typed_values(item, typed.by_name.get(key[1], ()))]
-                      for i, (key, item) in enumerate(named[1]) if key[0] == "s"]
-        given = set(typed.names[:len(positional)]) | {key[1] for key, _ in named[1] if key[0] == "s"}
-        per_place += [[(args, written_text(["d", named[1] + [[["s", name], value]]]))
-                       for value in typed_values(None, kinds)]
-                      for name, kinds in sorted(typed.by_name.items())
-                      if "." not in name and name not in given and name not in typed.names[:typed.positional_only]]
-        per_call.append(_interleaved(per_place))
+        for place, value, call in _changes(args, kwargs, seeds, typed, first):
+            by_pair.setdefault((place, value), []).append(call)
+    by_place: dict[tuple, list[list]] = {}
+    for (place, _), calls in by_pair.items():
+        turn = len(by_place.setdefault(place, [])) % len(calls)
+        by_place[place].append(calls[turn:] + calls[:turn])
+    rounds = max((len(calls) for calls in by_pair.values()), default=0)
+    order = [call for round_ in range(rounds) for call in _interleaved(
+        [[calls[round_] for calls in pairs if round_ < len(calls)] for pairs in by_place.values()])]
     found: list = []
-    for call in _interleaved(per_call):
+    for call in order:
         if len(found) == limit:
             break
         if call not in seen:
             seen.add(call)
             found.append(call)
     return found
+
+
+def _changes(args: str, kwargs: str, seeds: Seeds, typed: Typed, first: int):
+    """(place, value, call) for each one-place change of the observed call ``(args, kwargs)`` the sweep makes."""
+    positional, named = json.loads(args)[1], json.loads(kwargs)
+    for i, item in enumerate(positional[first:], first):
+        for value in typed_values(item, typed.kinds_at(i)) + _chosen_values(item, seeds):
+            yield ("at", i), written_text(value), (written_text(["l", _put(positional, i, value)]), kwargs)
+    # a live argument (``self`` too): an attribute of its own the code checks, given a value of each type, and
+    # a flag of its own turned over (an option built ``required=False`` in every test, asked once as required)
+    for i, item in enumerate(positional):
+        if item[0] == "~" and len(item) > 1:
+            for key, held in item[1]:
+                if key[0] == "s":
+                    for value in typed_values(held, typed.kinds_at(i, key[1])) + _flipped(held):
+                        yield ("own", i, key[1]), written_text(value), (
+                            written_text(["l", _put(positional, i, ["~", [[key, value]]])]), kwargs)
+    for i, (key, item) in enumerate(named[1]):
+        if key[0] == "s":
+            for value in typed_values(item, typed.by_name.get(key[1], ())) + _chosen_values(item, seeds):
+                yield ("named", key[1]), written_text(value), (
+                    args, written_text(["d", named[1][:i] + [[key, value]] + named[1][i + 1:]]))
+    given = set(typed.names[:len(positional)]) | {key[1] for key, _ in named[1] if key[0] == "s"}
+    for name, kinds in sorted(typed.by_name.items()):
+        if "." not in name and name not in given and name not in typed.names[:typed.positional_only]:
+            for value in typed_values(None, kinds):
+                yield ("named", name), written_text(value), (args, written_text(["d", named[1] + [[["s", name], value]]]))
+
+
+def _put(items: list, at: int, value) -> list:
+    return items[:at] + [value] + items[at + 1:]
 
 
 @dataclass(frozen=True)
@@ -122,10 +150,26 @@ def _interleaved(lists: list[list]) -> list:
 
 
 def _chosen_values(item, seeds: Seeds) -> list:
-    if item[0] == "l":
-        return [["it", item[1]]]
+    """The values the sweep sets in a place holding ``item``: a sequence also as an iterator of its items,
+    without its last item and empty (generation keeps a sequence's length: a game one frame short, a hook
+    with no implementations); an int also as the float it equals (``next_power_of_two(1.0)``) and set to each
+    of the code's own constants; a flag turned over."""
+    if item[0] in ("l", "t"):
+        found = [["it", item[1]]] if item[0] == "l" else []
+        if item[1]:
+            found.append([item[0], item[1][:-1]])
+        if len(item[1]) > 1:
+            found.append([item[0], []])
+        return found
+    if item[0] == "b":
+        return _flipped(item)
     if item[0] == "i":
-        return [["i", str(v)] for v in seeds.ints if str(v) != item[1]]
+        whole = [["f", repr(float(int(item[1])))]] if abs(int(item[1])) < 1 << 53 else []
+        return whole + [["i", str(v)] for v in seeds.ints if str(v) != item[1]]
     if item[0] == "f":
         return [["f", repr(float(v))] for v in (*seeds.floats, *seeds.ints[:16]) if repr(float(v)) != item[1]]
     return []
+
+
+def _flipped(item) -> list:
+    return [["b", not item[1]]] if item[0] == "b" and isinstance(item[1], bool) else []
