@@ -63,18 +63,22 @@ def alphabet_of(calls: Sequence[str], ints: Sequence[int] = (), strings: Sequenc
 
 
 def generate(observed: Sequence[tuple[str, str]], *, method: bool, source: str = "", qualname: str = "",
-             limit: int = MAX_PER_TARGET, elsewhere: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
+             limit: int = MAX_PER_TARGET, elsewhere: Sequence[tuple[str, str]] = (),
+             turn: int = 0) -> list[tuple[str, str]]:
     """New (args, kwargs) calls of one target, from its observed ones (written form, JSON text), the values
     its other observed calls (``elsewhere``) put in the same places, and the constants of its code
-    (``source``, the reference's text of its module); a method's first argument is never varied."""
+    (``source``, the reference's text of its module); a method's first argument is never varied. ``turn``
+    numbers the calls of one target generated around one at a time (in-place sites): the sweep of the n-th
+    goes on where the one before left off, so fifteen sites ask fifteen shares of its questions, not one."""
     # Hypothesis parses source of its own (a lambda's, to describe a strategy): one generation at a time in this
     # process, so a probe set built on one worker thread never breaks a parse on another (bench.pyast).
     with pyast.exclusive():
         return _generate(observed, method=method, source=source, qualname=qualname, limit=limit,
-                         elsewhere=elsewhere)
+                         elsewhere=elsewhere, turn=turn)
 
 
-def _generate(observed, *, method: bool, source: str, qualname: str, limit: int, elsewhere) -> list[tuple[str, str]]:
+def _generate(observed, *, method: bool, source: str, qualname: str, limit: int, elsewhere,
+              turn: int) -> list[tuple[str, str]]:
     from hypothesis import strategies as st
 
     if not observed:
@@ -137,8 +141,9 @@ def _generate(observed, *, method: bool, source: str, qualname: str, limit: int,
     share = max(2, limit // RENAMED_SHARE) if limit >= 4 else 0
     typed = Typed(checked_types_of(source, qualname), *parameters) if source else None
     # the sweep's values are chosen, not drawn: it may take up to a third, and what it leaves goes to the draws
-    swept = swept_calls(observed, seeds, max(share, limit // SWEEP_SHARE), seen, first=1 if method else 0,
-                        typed=typed)
+    swept_share = max(share, limit // SWEEP_SHARE)
+    swept = swept_calls(observed, seeds, swept_share, seen, first=1 if method else 0, typed=typed,
+                        start=turn * swept_share)
     renamed = _collect(observed, rename_strategy, share, seen)
     joined = _collect(observed, collision_strategy, share, seen)
     # what the sweep, renaming and joining did not use goes to the calls varied value by value

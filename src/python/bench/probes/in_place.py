@@ -67,14 +67,14 @@ def candidates(targets, recorded_sites, sources: dict, *, generate) -> list[InPl
         step = max(1, -(-len(sites) // SITES_PER_TARGET))
         target = targets[index]
         elsewhere = [(site[4], site[5]) for site in sites]
-        for _, test, mark, occurrence, args, kwargs in sites[::step][:SITES_PER_TARGET]:
+        for turn, (_, test, mark, occurrence, args, kwargs) in enumerate(sites[::step][:SITES_PER_TARGET]):
             live_args, live_kwargs = _all_live(args), _all_live(kwargs)
             found.append(InPlaceProbe(index, test, mark, occurrence, live_args, live_kwargs, "observed", ""))
             if (args, kwargs) == (live_args, live_kwargs):
                 continue  # nothing that could be written: nothing to vary
             for new_args, new_kwargs in generate([(args, kwargs)], method="." in target.qualname,
                                                  source=sources.get(target.file, ""), qualname=target.qualname,
-                                                 limit=INPUTS_PER_SITE, elsewhere=elsewhere):
+                                                 limit=INPUTS_PER_SITE, elsewhere=elsewhere, turn=turn):
                 found.append(InPlaceProbe(index, test, mark, occurrence, new_args, new_kwargs, "generated", ""))
     return found[:MAX_IN_PLACE]
 

@@ -111,3 +111,18 @@ def test_an_input_the_reference_answers_unevenly_stays_unchecked_where_later_inp
     assert _wrong(probe_set, (ok, '["timeout"]', ok)) == []
     assert _wrong(probe_set, (ok, ok, '["timeout"]')) == [2]
     assert replace(kept[1], expected=ok).checked
+
+
+def test_the_sites_of_one_target_share_out_the_sweep_instead_of_each_asking_its_first_questions():
+    """click-3004's fifteen ``get_help_extra`` sites each turned over the same first flags of the option in
+    place, and ``required`` (late in the order) was never set: the wrong fix of the required branch went
+    unseen. The n-th site's sweep goes on where the one before left off."""
+    flags = [[["s", f"flag{k:02d}"], ["b", False]] for k in range(40)]
+    live = ["~", flags]
+    targets = (ProbeTarget("m.py", "Opt.extra", "m", 40, 40),)
+    sites = [(0, f"t.py::test_{k} (call)", "ab12", 1, written_text(["l", [live]]), written_text(["d", []]))
+             for k in range(15)]
+    probes = in_place.candidates(targets, sites, {}, generate=generate)
+    turned = {key[1] for p in probes for item in json.loads(p.args)[1] if item[0] == "~" and len(item) > 1
+              for key, value in item[1] if value == ["b", True]}
+    assert turned == {f"flag{k:02d}" for k in range(40)}

@@ -12,7 +12,8 @@ from bench.probes.strategies import Seeds
 MAX_CALLS = 48  # observed calls the sweep starts from (as many as generation's draws start from)
 
 
-def swept(observed, seeds: Seeds, limit: int, seen: set, first: int, typed: Typed | None = None) -> list:
+def swept(observed, seeds: Seeds, limit: int, seen: set, first: int, typed: Typed | None = None,
+          start: int = 0) -> list:
     """Calls that change one place of an observed call to a value chosen, not drawn: a value of each type the
     code checks that place against (``isinstance(step, timedelta)`` where the tests pass an int), a list
     handed over as an iterator of its items, a number set to each of the code's own constants (an int with its
@@ -25,7 +26,7 @@ def swept(observed, seeds: Seeds, limit: int, seen: set, first: int, typed: Type
     budget ran out before the sixth constant of a place was tried (``nth_weekday``'s weekday never met 6
     where the year and month were valid). Each value of a place starts from another observed call, so a
     value first met on a call the code refuses for other reasons (a test of an error) meets a valid one in
-    the next round."""
+    the next round. The questions are asked from the ``start``-th on, round to the first."""
     typed = typed or Typed()
     by_pair: dict[tuple, list] = {}  # (place, value) -> the calls that make that change, one per observed call
     for args, kwargs in observed[:MAX_CALLS]:
@@ -38,6 +39,8 @@ def swept(observed, seeds: Seeds, limit: int, seen: set, first: int, typed: Type
     rounds = max((len(calls) for calls in by_pair.values()), default=0)
     order = [call for round_ in range(rounds) for call in _interleaved(
         [[calls[round_] for calls in pairs if round_ < len(calls)] for pairs in by_place.values()])]
+    if order:  # begun at ``start``: where the sweep of the same target's site before this one left off
+        order = order[start % len(order):] + order[:start % len(order)]
     found: list = []
     for call in order:
         if len(found) == limit:
