@@ -359,3 +359,19 @@ def test_the_sweep_turns_over_each_flag_a_live_argument_holds():
     calls = {a for a, _ in swept(observed, Seeds("x"), 10, set(observed), first=1)}
     assert text(["l", [["~", [[["s", "required"], ["b", True]]]], ["~"]]]) in calls
     assert text(["l", [["~", [[["s", "hidden"], ["b", True]]]], ["~"]]]) in calls
+
+
+def test_the_sweep_sets_a_str_to_each_of_the_codes_own_literals():
+    """marshmallow's ``Nested`` treats the name ``"self"`` apart, python-tabulate's ``headers="firstrow"``:
+    a str literal the code compares with is a value the tests may never pass, drawn only by luck."""
+    from bench.probes.strategies import Seeds
+    from bench.probes.sweep import swept
+
+    seeds = Seeds("ab", (), ("firstrow", "keys", "self"))
+    observed = [(text(["l", [["s", "keys"]]]), text(["d", [[["s", "headers"], ["s", "x"]]]]))]
+    calls = set(swept(observed, seeds, 20, set(observed), first=0))
+    assert (text(["l", [["s", "firstrow"]]]), observed[0][1]) in calls
+    assert (text(["l", [["s", "self"]]]), observed[0][1]) in calls
+    assert (observed[0][0], text(["d", [[["s", "headers"], ["s", "firstrow"]]]])) in calls
+    live = [(text(["l", [["~", [[["s", "nested"], ["s", "Child"]]]]]]), text(["d", []]))]
+    assert text(["l", [["~", [[["s", "nested"], ["s", "self"]]]]]]) in {a for a, _ in swept(live, seeds, 20, set(live), first=1)}

@@ -58,12 +58,13 @@ def _changes(args: str, kwargs: str, seeds: Seeds, typed: Typed, first: int):
         for value in typed_values(item, typed.kinds_at(i)) + _chosen_values(item, seeds):
             yield ("at", i), written_text(value), (written_text(["l", _put(positional, i, value)]), kwargs)
     # a live argument (``self`` too): an attribute of its own the code checks, given a value of each type, and
-    # a flag of its own turned over (an option built ``required=False`` in every test, asked once as required)
+    # a flag of its own turned over (an option built ``required=False`` in every test, asked once as required),
+    # a str of its own set to each of the code's str literals
     for i, item in enumerate(positional):
         if item[0] == "~" and len(item) > 1:
             for key, held in item[1]:
                 if key[0] == "s":
-                    for value in typed_values(held, typed.kinds_at(i, key[1])) + _flipped(held):
+                    for value in typed_values(held, typed.kinds_at(i, key[1])) + _flipped(held) + _literals(held, seeds):
                         yield ("own", i, key[1]), written_text(value), (
                             written_text(["l", _put(positional, i, ["~", [[key, value]]])]), kwargs)
     for i, (key, item) in enumerate(named[1]):
@@ -156,7 +157,8 @@ def _chosen_values(item, seeds: Seeds) -> list:
     """The values the sweep sets in a place holding ``item``: a sequence also as an iterator of its items,
     without its last item and empty (generation keeps a sequence's length: a game one frame short, a hook
     with no implementations); an int also as the float it equals (``next_power_of_two(1.0)``) and set to each
-    of the code's own constants; a flag turned over."""
+    of the code's own constants; a str set to each of the code's own str literals (``nested == "self"``,
+    ``headers == "firstrow"``); a flag turned over."""
     if item[0] in ("l", "t"):
         found = [["it", item[1]]] if item[0] == "l" else []
         if item[1]:
@@ -166,6 +168,8 @@ def _chosen_values(item, seeds: Seeds) -> list:
         return found
     if item[0] == "b":
         return _flipped(item)
+    if item[0] == "s":
+        return _literals(item, seeds)
     if item[0] == "i":
         whole = [["f", repr(float(int(item[1])))]] if abs(int(item[1])) < 1 << 53 else []
         return whole + [["i", str(v)] for v in seeds.ints if str(v) != item[1]]
@@ -176,3 +180,7 @@ def _chosen_values(item, seeds: Seeds) -> list:
 
 def _flipped(item) -> list:
     return [["b", not item[1]]] if item[0] == "b" and isinstance(item[1], bool) else []
+
+
+def _literals(item, seeds: Seeds) -> list:
+    return [["s", text] for text in seeds.strings if text != item[1]] if item[0] == "s" else []
