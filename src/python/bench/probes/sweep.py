@@ -64,7 +64,8 @@ def _changes(args: str, kwargs: str, seeds: Seeds, typed: Typed, first: int):
         if item[0] == "~" and len(item) > 1:
             for key, held in item[1]:
                 if key[0] == "s":
-                    for value in typed_values(held, typed.kinds_at(i, key[1])) + _flipped(held) + _literals(held, seeds):
+                    chosen = typed_values(held, typed.kinds_at(i, key[1])) + _flipped(held) + _literals(held, seeds)
+                    for value in chosen:
                         yield ("own", i, key[1]), written_text(value), (
                             written_text(["l", _put(positional, i, ["~", [[key, value]]])]), kwargs)
     for i, (key, item) in enumerate(named[1]):
@@ -76,7 +77,8 @@ def _changes(args: str, kwargs: str, seeds: Seeds, typed: Typed, first: int):
     for name, kinds in sorted(typed.by_name.items()):
         if "." not in name and name not in given and name not in typed.names[:typed.positional_only]:
             for value in typed_values(None, kinds):
-                yield ("named", name), written_text(value), (args, written_text(["d", named[1] + [[["s", name], value]]]))
+                yield ("named", name), written_text(value), (
+                    args, written_text(["d", named[1] + [[["s", name], value]]]))
 
 
 def _put(items: list, at: int, value) -> list:
