@@ -36,7 +36,7 @@ from bench.probes.sweep import swept as swept_calls
 
 MAX_PER_TARGET = 200  # generated calls per target
 RENAMED_SHARE = 5  # one in this many renames a str wherever the call holds it, as many join two places
-SWEEP_SHARE = 3  # at most one in this many sets one place to a value chosen (bench.probes.sweep)
+SWEEP_SHARE = 3  # at most one in this many sets one place to a value chosen (bench.probes.sweep), for a target
 MAX_EXAMPLES_PER_TARGET = 600  # draws tried per target (duplicates of observed calls are dropped)
 MAX_SEEDS = 48  # observed calls a target's generation starts from, spread evenly over them
 EXTRA_CHARS = " -_.0aZ9é/"
@@ -64,21 +64,22 @@ def alphabet_of(calls: Sequence[str], ints: Sequence[int] = (), strings: Sequenc
 
 def generate(observed: Sequence[tuple[str, str]], *, method: bool, source: str = "", qualname: str = "",
              limit: int = MAX_PER_TARGET, elsewhere: Sequence[tuple[str, str]] = (),
-             turn: int = 0) -> list[tuple[str, str]]:
+             turn: int = 0, sweep_share: int = SWEEP_SHARE) -> list[tuple[str, str]]:
     """New (args, kwargs) calls of one target, from its observed ones (written form, JSON text), the values
     its other observed calls (``elsewhere``) put in the same places, and the constants of its code
     (``source``, the reference's text of its module); a method's first argument is never varied. ``turn``
     numbers the calls of one target generated around one at a time (in-place sites): the sweep of the n-th
-    goes on where the one before left off, so fifteen sites ask fifteen shares of its questions, not one."""
+    goes on where the one before left off, so fifteen sites ask fifteen shares of its questions, not one. The
+    sweep takes at most one in ``sweep_share`` of the calls; what it leaves goes to the draws."""
     # Hypothesis parses source of its own (a lambda's, to describe a strategy): one generation at a time in this
     # process, so a probe set built on one worker thread never breaks a parse on another (bench.pyast).
     with pyast.exclusive():
         return _generate(observed, method=method, source=source, qualname=qualname, limit=limit,
-                         elsewhere=elsewhere, turn=turn)
+                         elsewhere=elsewhere, turn=turn, sweep_share=sweep_share)
 
 
 def _generate(observed, *, method: bool, source: str, qualname: str, limit: int, elsewhere,
-              turn: int) -> list[tuple[str, str]]:
+              turn: int, sweep_share: int) -> list[tuple[str, str]]:
     from hypothesis import strategies as st
 
     if not observed:
@@ -140,8 +141,7 @@ def _generate(observed, *, method: bool, source: str, qualname: str, limit: int,
     seen = set(observed)
     share = max(2, limit // RENAMED_SHARE) if limit >= 4 else 0
     typed = Typed(checked_types_of(source, qualname), *parameters) if source else None
-    # the sweep's values are chosen, not drawn: it may take up to a third, and what it leaves goes to the draws
-    swept_share = max(share, limit // SWEEP_SHARE)
+    swept_share = max(share, limit // sweep_share)
     swept = swept_calls(observed, seeds, swept_share, seen, first=1 if method else 0, typed=typed,
                         start=turn * swept_share)
     renamed = _collect(observed, rename_strategy, share, seen)

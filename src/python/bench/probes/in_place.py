@@ -32,6 +32,9 @@ from pathlib import Path
 
 SITES_PER_TARGET = 16  # sites probed per target, spread over the recorded ones
 INPUTS_PER_SITE = 32  # generated inputs per site, besides the observed call
+# At most one in this many of a site's inputs comes from the sweep: the sites of a target share its questions
+# out, so a fifth of each asks many in all, and a site's few inputs are not all taken from its draws.
+SITE_SWEEP_SHARE = 5
 MAX_IN_PLACE = 1500  # in-place inputs per task
 RECORDED_SITES = 200  # sites the recorder names per target
 
@@ -74,7 +77,8 @@ def candidates(targets, recorded_sites, sources: dict, *, generate) -> list[InPl
                 continue  # nothing that could be written: nothing to vary
             for new_args, new_kwargs in generate([(args, kwargs)], method="." in target.qualname,
                                                  source=sources.get(target.file, ""), qualname=target.qualname,
-                                                 limit=INPUTS_PER_SITE, elsewhere=elsewhere, turn=turn):
+                                                 limit=INPUTS_PER_SITE, elsewhere=elsewhere, turn=turn,
+                                                 sweep_share=SITE_SWEEP_SHARE):
                 found.append(InPlaceProbe(index, test, mark, occurrence, new_args, new_kwargs, "generated", ""))
     return found[:MAX_IN_PLACE]
 
