@@ -376,23 +376,3 @@ def test_the_sweep_sets_a_str_to_each_of_the_codes_own_literals():
     live = [(text(["l", [["~", [[["s", "nested"], ["s", "Child"]]]]]]), text(["d", []]))]
     swept_live = {a for a, _ in swept(live, seeds, 20, set(live), first=1)}
     assert text(["l", [["~", [[["s", "nested"], ["s", "self"]]]]]]) in swept_live
-
-
-def test_the_sweep_turns_over_a_flag_inside_a_value_an_option_of_an_object_in_a_list():
-    """pluggy-472's survivor shows only with an implementation marked ``tryfirst``; the caller holds its
-    implementations as a list of ``HookImpl`` objects, each with its flags, and every test builds them plain.
-    click's ``Option(deprecated=True)`` sits likewise in ``Command.params``. One flag inside a value is turned
-    over at a time, the shallowest first; a live argument's own attribute too."""
-    from bench.probes.strategies import Seeds
-    from bench.probes.sweep import inner_flags, swept
-
-    impl = ["o", "pluggy._hooks:HookImpl", [["tryfirst", ["b", False]],
-                                            ["opts", ["d", [[["s", "wrapper"], ["b", False]]]]]]]
-    impls = ["l", [impl]]
-    turned = inner_flags(impls)
-    assert turned[0] == ["l", [["o", impl[1], [["tryfirst", ["b", True]], impl[2][1]]]]]
-    assert turned[1] == ["l", [["o", impl[1], [impl[2][0], ["opts", ["d", [[["s", "wrapper"], ["b", True]]]]]]]]]
-    assert inner_flags(["b", True]) == [] and inner_flags(["~", [[["s", "x"], ["b", True]]]]) == []
-    live = [(text(["l", [["~", [[["s", "_hookimpls"], impls]]], ["~"]]]), text(["d", []]))]
-    calls = {a for a, _ in swept(live, Seeds("x"), 10, set(live), first=1)}
-    assert text(["l", [["~", [[["s", "_hookimpls"], turned[0]]]], ["~"]]]) in calls

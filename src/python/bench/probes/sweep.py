@@ -10,8 +10,6 @@ from bench.probes.runs import written_text
 from bench.probes.strategies import Seeds
 
 MAX_CALLS = 48  # observed calls the sweep starts from (as many as generation's draws start from)
-MAX_INNER_FLAGS = 12  # flags inside one place's value turned over, one at a time, the shallowest first
-_INNER_DEPTH = 4
 
 
 def swept(observed, seeds: Seeds, limit: int, seen: set, first: int, typed: Typed | None = None,
@@ -57,7 +55,7 @@ def _changes(args: str, kwargs: str, seeds: Seeds, typed: Typed, first: int):
     """(place, value, call) for each one-place change of the observed call ``(args, kwargs)`` the sweep makes."""
     positional, named = json.loads(args)[1], json.loads(kwargs)
     for i, item in enumerate(positional[first:], first):
-        for value in typed_values(item, typed.kinds_at(i)) + _chosen_values(item, seeds) + inner_flags(item):
+        for value in typed_values(item, typed.kinds_at(i)) + _chosen_values(item, seeds):
             yield ("at", i), written_text(value), (written_text(["l", _put(positional, i, value)]), kwargs)
     # a live argument (``self`` too): an attribute of its own the code checks, given a value of each type, and
     # a flag of its own turned over (an option built ``required=False`` in every test, asked once as required),
@@ -66,15 +64,13 @@ def _changes(args: str, kwargs: str, seeds: Seeds, typed: Typed, first: int):
         if item[0] == "~" and len(item) > 1:
             for key, held in item[1]:
                 if key[0] == "s":
-                    chosen = (typed_values(held, typed.kinds_at(i, key[1])) + _flipped(held) + _literals(held, seeds)
-                              + inner_flags(held))
+                    chosen = typed_values(held, typed.kinds_at(i, key[1])) + _flipped(held) + _literals(held, seeds)
                     for value in chosen:
                         yield ("own", i, key[1]), written_text(value), (
                             written_text(["l", _put(positional, i, ["~", [[key, value]]])]), kwargs)
     for i, (key, item) in enumerate(named[1]):
         if key[0] == "s":
-            for value in typed_values(item, typed.by_name.get(key[1], ())) + _chosen_values(item, seeds) + inner_flags(
-                    item):
+            for value in typed_values(item, typed.by_name.get(key[1], ())) + _chosen_values(item, seeds):
                 yield ("named", key[1]), written_text(value), (
                     args, written_text(["d", named[1][:i] + [[key, value]] + named[1][i + 1:]]))
     given = set(typed.names[:len(positional)]) | {key[1] for key, _ in named[1] if key[0] == "s"}
@@ -190,45 +186,3 @@ def _flipped(item) -> list:
 
 def _literals(item, seeds: Seeds) -> list:
     return [["s", text] for text in seeds.strings if text != item[1]] if item[0] == "s" else []
-
-
-def inner_flags(item) -> list:
-    """``item`` with one flag inside it turned over — an element of a list, a value of a dict, an attribute of an
-    object, at most four levels down — for each of its first :data:`MAX_INNER_FLAGS` flags, the shallowest
-    first. An option is often an object's flag inside a list another object holds (a command's parameters, a
-    hook's implementations): ``Option(deprecated=True)`` in ``Command.params``, ``HookImpl(tryfirst=True)``
-    among a caller's implementations; a flag at the top is turned over by the sweep already."""
-    if not isinstance(item, list) or not item or item[0] == "~":
-        return []  # a live argument's own attributes are set one at a time (``_changes``), each with its flags
-    found: list[tuple] = []
-    stack = [(item, ())]
-    while stack and len(found) < 64:
-        value, path = stack.pop(0)  # breadth first: the shallowest flags come first
-        if len(path) > 3 * _INNER_DEPTH or not isinstance(value, list) or not value:
-            continue
-        if value[0] == "b" and path:
-            found.append(path)
-        for at, inner in _inside(value):
-            stack.append((inner, path + at))
-    return [_turned(item, path) for path in found[:MAX_INNER_FLAGS]]
-
-
-def _inside(value) -> list[tuple[tuple, object]]:
-    """The (path, value) of what a written container holds, the path relative to ``value``."""
-    tag = value[0]
-    if tag in ("l", "t") and len(value) > 1 and isinstance(value[1], list):
-        return [((1, i), v) for i, v in enumerate(value[1])]
-    if tag == "d" and len(value) > 1 and isinstance(value[1], list):
-        return [((1, i, 1), pair[1]) for i, pair in enumerate(value[1]) if isinstance(pair, list) and len(pair) == 2]
-    if tag == "o" and len(value) > 2 and isinstance(value[2], list):
-        return [((2, i, 1), pair[1]) for i, pair in enumerate(value[2]) if isinstance(pair, list) and len(pair) == 2]
-    return []
-
-
-def _turned(item, path: tuple):
-    copy = json.loads(json.dumps(item))
-    here = copy
-    for step in path:
-        here = here[step]
-    here[1] = not here[1]
-    return copy
