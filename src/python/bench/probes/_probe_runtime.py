@@ -169,6 +169,7 @@ def _wrap_targets(targets, observe, counts):
         else:
             replacement = probe
         setattr(owner, name, replacement)
+        counts.setdefault(index, [0, 0, module.__name__, ""])  # imported and wrapped, called or not
         if owner is module:
             _rebind_in_registries(module, raw, replacement)
 
@@ -188,16 +189,42 @@ def _wrap_targets(targets, observe, counts):
 
 
 def _rebind_in_registries(module, raw, replacement):
-    """Put ``replacement`` wherever a dict or list among the module's own globals holds ``raw``: a registry such
-    as jinja2's ``FILTERS = {"abs": do_abs, …}`` is filled while the module runs, before any wrapping, and the
-    tests reach the function through it, never through the module's attribute."""
-    for held in list(object.__getattribute__(module, "__dict__").values()):
-        if type(held) is dict:
-            for key in [k for k, v in dict.items(held) if v is raw]:
-                dict.__setitem__(held, key, replacement)
-        elif type(held) is list:
-            for at in [i for i, v in enumerate(list.__iter__(held)) if v is raw]:
-                list.__setitem__(held, at, replacement)
+    """Put ``replacement`` wherever a dict, list or tuple among the module's own globals holds ``raw``, down to
+    three levels, and in every ``functools.partial`` there that calls it: a registry such as jinja2's
+    ``FILTERS = {"abs": do_abs, …}`` is filled while the module runs, before any wrapping, and the tests reach
+    the function through it, never through the module's attribute; tabulate keeps its row formatters as
+    ``partial(_mediawiki_row_with_attrs, "|")`` inside the named tuples of its ``_table_formats``. Exact types
+    only: nothing of a value's own code runs."""
+    import functools
+
+    partial, seen = functools.partial, set()
+
+    def visit(held, depth):
+        if depth > 3 or id(held) in seen or len(seen) > 20000:  # a data table of thousands of tuples: enough
+            return
+        seen.add(id(held))
+        kind = type(held)
+        if kind is dict:
+            for key, value in list(dict.items(held)):
+                if value is raw:
+                    dict.__setitem__(held, key, replacement)
+                else:
+                    visit(value, depth + 1)
+        elif kind is list:
+            for at, value in enumerate(list(list.__iter__(held))):
+                if value is raw:
+                    list.__setitem__(held, at, replacement)
+                else:
+                    visit(value, depth + 1)
+        elif kind is partial:
+            if held.func is raw:
+                held.__setstate__((replacement, held.args, held.keywords, None))
+        elif issubclass(kind, tuple):  # a tuple or a named tuple: rebuilt by nobody, searched for what it holds
+            for value in tuple.__iter__(held):
+                visit(value, depth + 1)
+
+    for value in list(object.__getattribute__(module, "__dict__").values()):
+        visit(value, 0)
 
 
 def _install_hook(after_exec):

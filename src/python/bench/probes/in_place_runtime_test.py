@@ -149,6 +149,50 @@ def test_calls_through_a_registry_of_the_module_are_recorded(tmp_path):
     assert lines[-1]["counts"]["0"][:2] == [2, 0]
 
 
+
+NESTED = '''
+from collections import namedtuple
+from functools import partial
+
+
+def row(separator, cells):
+    return separator.join(cells)
+
+
+def unused(x):
+    return x
+
+
+Format = namedtuple("Format", ["datarow", "headerrow"])
+FORMATS = {"wiki": Format(datarow=partial(row, "|"), headerrow=partial(row, separator="!"))}  # before any wrapping
+'''
+NESTED_TEST = '''
+from nested import FORMATS
+
+
+def test_rows():
+    assert FORMATS["wiki"].datarow(["a", "b"]) == "a|b"
+    assert FORMATS["wiki"].headerrow(cells=["c"]) == "c"
+'''
+
+
+def test_calls_through_a_partial_in_a_named_tuple_in_a_registry_are_recorded(tmp_path):
+    """tabulate keeps its row formatters as ``partial(_mediawiki_row_with_attrs, "|")`` inside the named tuples of
+    its ``_table_formats``, made before the recorder wraps the function: no call was seen, and the task had no
+    probes ("the tests never imported a module holding a target", which was not so). The partials are pointed
+    at the wrapped function; a target the tests import but never call is named with its module all the same."""
+    (tmp_path / "nested.py").write_text(NESTED)
+    (tmp_path / "test_box.py").write_text(NESTED_TEST)
+    config = {"targets": [["nested.py", "row"], ["nested.py", "unused"]], "per_target": 10, "sites_per_target": 10}
+    lines = _run(tmp_path, "record", config)
+    calls = [line[1:] for line in lines if isinstance(line, list) and line[0] == 0]
+    assert [json.dumps(c[0]) for c in calls] == [
+        json.dumps(["l", [["s", "|"], ["l", [["s", "a"], ["s", "b"]]]]]), json.dumps(["l", []])]
+    assert dict((k[1], v) for k, v in calls[1][1][1]) == {"separator": ["s", "!"], "cells": ["l", [["s", "c"]]]}
+    assert lines[-1]["counts"]["0"][:3] == [2, 0, "nested"]
+    assert lines[-1]["counts"]["1"][:3] == [0, 0, "nested"]
+
+
 NAMED = '''
 def label(path):
     return path.upper()
