@@ -10,6 +10,7 @@ A candidate's check is cached by its source digest under the probe set's sha256.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -55,9 +56,28 @@ def cache_key(task: PreparedTask) -> dict:
     import hypothesis
 
     # "addresses": sets built since the recording keeps one address layout (ExecRequest.fixed_addresses) and the
-    # replays a random one; a set built otherwise is not taken from the cache.
+    # replays a random one; a set built otherwise is not taken from the cache. "code": the probe modules' own
+    # text, so a change of generation that forgot PROBE_VERSION (or reused a number) never meets a set built
+    # before it.
     return {**task.verdict_key(), "certificate": task.integrity["certificate_sha256"], "probes": PROBE_VERSION,
-            "hypothesis": hypothesis.__version__, "addresses": "fixed while recording"}
+            "hypothesis": hypothesis.__version__, "addresses": "fixed while recording", "code": probe_code_digest()}
+
+
+@functools.lru_cache(maxsize=1)
+def probe_code_digest() -> str:
+    return code_digest(Path(__file__).resolve().parent.parent / "probes")
+
+
+def code_digest(folder: Path) -> str:
+    """sha256 over the text of the modules of ``folder`` (tests aside), in name order: for the probe package,
+    the code that builds and replays a probe set."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in sorted(folder.glob("*.py")):
+        if not path.name.endswith("_test.py"):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def probe_set_for(task: PreparedTask, *, use_cache: bool = True) -> ProbeSet:
