@@ -72,7 +72,7 @@ def _changes(args: str, kwargs: str, seeds: Seeds, typed: Typed, first: int):
         if key[0] == "s":
             for value in typed_values(item, typed.by_name.get(key[1], ())) + _chosen_values(item, seeds):
                 yield ("named", key[1]), written_text(value), (
-                    args, written_text(["d", named[1][:i] + [[key, value]] + named[1][i + 1:]]))
+                    args, written_text(["d", _put(named[1], i, [key, value])]))
     given = set(typed.names[:len(positional)]) | {key[1] for key, _ in named[1] if key[0] == "s"}
     for name, kinds in sorted(typed.by_name.items()):
         if "." not in name and name not in given and name not in typed.names[:typed.positional_only]:
