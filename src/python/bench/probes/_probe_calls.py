@@ -45,20 +45,23 @@ def _own_attributes(value, encode):
     return found
 
 
-def _site_of(index, qualname, args, kwargs, encode, calls, occurrences):
+def _site_of(index, qualname, args, kwargs, encode, calls, occurrences, own=True):
     """``[test, mark, occurrence, args, kwargs]`` naming this call as a site, or None outside a test or past
-    :data:`SITE_CALLS`. Every call is counted alike in recording and in place, whether it is probed or not."""
+    :data:`SITE_CALLS`. Every call is counted alike in recording and in place, whether it is probed or not.
+    Without ``own`` the live arguments' own attributes are left out of ``args`` and ``kwargs`` (the mark does
+    not hold them): writing them is most of the cost where ``self`` is a large object, and only a site that is
+    written needs them (:func:`_template` again)."""
     test = os.environ.get("PYTEST_CURRENT_TEST", "")
     here = calls[(index, test)] = calls.get((index, test), 0) + 1
     if not test or here > SITE_CALLS:
         return None
-    args_t, kwargs_t, mark = _template(args, kwargs, encode, "." in qualname)
+    args_t, kwargs_t, mark = _template(args, kwargs, encode, "." in qualname, own)
     key = (index, test, mark)
     occurrences[key] = occurrences.get(key, 0) + 1
     return [test, mark, occurrences[key], args_t, kwargs_t]
 
 
-def _template(args, kwargs, encode, method):
+def _template(args, kwargs, encode, method, own=True):
     """The written form of a call whose arguments cannot all be written: each argument written, or ``["~"]``
     (taken live at the site) where it cannot be, and for a method its ``self`` always; a live argument also
     carries the attributes of its own that can be written (``["~", [[name, value], …]]``), which an input may
@@ -73,8 +76,8 @@ def _template(args, kwargs, encode, method):
             except Exception:  # noqa: BLE001 - taken live at the site
                 pass
         kind = type(value)
-        own = _own_attributes(value, encode)
-        return (["~", own] if own else ["~"]), kind.__module__ + ":" + kind.__qualname__
+        held = _own_attributes(value, encode) if own else []
+        return (["~", held] if held else ["~"]), kind.__module__ + ":" + kind.__qualname__
 
     args_t, kwargs_t, marks = [], [], []
     for position, value in enumerate(args):

@@ -25,7 +25,7 @@ import os
 import sys
 
 from _probe_calls import (  # pants: no-infer-dep (beside this file: sys.path[0] at start)
-    DREW, _after_a_draw, _answer, _live_call, _site_of, _site_waited, _Timeout,
+    DREW, _after_a_draw, _answer, _live_call, _site_of, _site_waited, _template, _Timeout,
 )
 from _probe_codec import Unserialisable, make_codec  # pants: no-infer-dep (beside this file: sys.path[0] at start)
 
@@ -100,10 +100,13 @@ def record(argv):
     def observe(index, module, function, args, kwargs):
         tally = counts.setdefault(index, [0, 0, module.__name__, ""])
         tally[0] += 1
-        site = _site_of(index, targets[index][1], args, kwargs, encode, calls, occurrences) if per_target_sites \
-            else None
         if kept.get(index, 0) >= per_target or tally[0] > 20 * per_target:
-            return  # enough of this target: not written, not counted as skipped
+            # enough of this target: not written, not counted as skipped, and not named as a site either (no
+            # later call of it is written, so its place among them is nobody's concern): a target a test calls
+            # a million times costs a count each time after that
+            return
+        site = _site_of(index, targets[index][1], args, kwargs, encode, calls, occurrences, own=False) \
+            if per_target_sites else None
         try:
             encoded = json.dumps([index, encode(list(args)), encode(kwargs)], sort_keys=True)
         except Exception as exc:  # noqa: BLE001 - anything that cannot be written is skipped and counted
@@ -111,15 +114,19 @@ def record(argv):
             tally[3] = tally[3] or (str(exc) if isinstance(exc, Unserialisable) else type(exc).__name__)
             if site is not None and sited.get(index, 0) < per_target_sites:
                 sited[index] = sited.get(index, 0) + 1
+                site = written(index, site, args, kwargs)
                 out.write(json.dumps(["site", index] + site, sort_keys=True) + "\n")
         else:
             if encoded not in seen and kept.get(index, 0) < per_target:
                 seen.add(encoded)
                 kept[index] = kept.get(index, 0) + 1
                 # with its site: a call the replay cannot build again (a class of a test module) is probed there
-                line = encoded if site is None else json.dumps([index, encode(list(args)), encode(kwargs), site],
-                                                                sort_keys=True)
+                line = encoded if site is None else json.dumps(
+                    [index, encode(list(args)), encode(kwargs), written(index, site, args, kwargs)], sort_keys=True)
                 out.write(line + "\n")
+
+    def written(index, site, args, kwargs):  # the site as it is written: its live arguments with their own attributes
+        return site[:3] + list(_template(args, kwargs, encode, "." in targets[index][1])[:2])
 
     _wrap_targets(targets, observe, counts)
     import atexit
@@ -352,7 +359,7 @@ def in_place(argv):
     def observe(index, module, function, args, kwargs):
         if (index, os.environ.get("PYTEST_CURRENT_TEST", "")) not in tests:
             return
-        site = _site_of(index, targets[index][1], args, kwargs, encode, calls, occurrences)
+        site = _site_of(index, targets[index][1], args, kwargs, encode, calls, occurrences, own=False)
         inputs = sites.pop((index,) + tuple(site[:3]), ()) if site else ()
         if inputs:
             answer_site(function, args, kwargs, inputs)

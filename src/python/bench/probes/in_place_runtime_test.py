@@ -228,3 +228,56 @@ def test_a_temp_files_name_is_recorded_alike_in_every_recording(tmp_path):
         recordings.append(out.read_text())
     assert tempfile.gettempdir() in recordings[0], recordings[0]  # the name was recorded
     assert recordings[0] == recordings[1]
+
+
+def test_a_written_site_carries_the_own_attributes_of_its_live_arguments(sites):
+    """Sites are named with their live arguments bare (the mark holds only their types) and written with what
+    can be written of them: a sweep turns over an attribute of ``self`` from there."""
+    first = sites[0]
+    assert first[5] == ["l", [["~", [[["s", "items"], ["l", []]]]], ["~"], ["i", "2"]]]
+
+
+LEDGER = '''
+class Ledger:
+    def __init__(self):
+        # too large to write: each try at one of them walks the codec's whole budget
+        self.tables = [{n: n for n in range(5000)} for _ in range(12)]
+        for number, table in enumerate(self.tables):
+            setattr(self, f"table{number}", table)
+
+    def get(self, key):
+        return self.tables[0][key]
+'''
+LEDGER_TEST = '''
+import pytest
+
+from ledger import Ledger
+
+
+@pytest.mark.parametrize("round_", range(30))
+def test_box(round_):
+    ledger = Ledger()
+    assert sum(ledger.get(n) for n in range(200)) == sum(range(200))
+'''
+
+
+def test_a_target_called_far_past_its_cap_costs_a_count_not_a_try_at_writing_it(tmp_path):
+    """pint's registry methods are called hundreds of times in each of a thousand tests, with a ``self`` too
+    large to write. Each call past the recorder's cap was still named as a site (its live arguments' own
+    attributes tried one by one), and the recording ran out of its five minutes, so its set said the tests
+    never imported the module. Past the cap a call is only counted: this recording is over in seconds, where
+    the six thousand tries took minutes."""
+    (tmp_path / "ledger.py").write_text(LEDGER)
+    (tmp_path / "test_box.py").write_text(LEDGER_TEST)
+    config = {"targets": [["ledger.py", "Ledger.get"]], "per_target": 1, "sites_per_target": 1}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    out = tmp_path / "record.out"
+    out.write_bytes(b"")
+    env = child_env({"BENCH_CHANNEL_PROBECONFIG": str(tmp_path / "config.json"), "BENCH_CHANNEL_PROBES": str(out),
+                     "PYTHONDONTWRITEBYTECODE": "1"})
+    subprocess.run([sys.executable, str(RUNTIME), "record", "-q", "-p", "no:cacheprovider", "test_box.py"],
+                   cwd=tmp_path, env=env, capture_output=True, timeout=60, check=True)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    counts = next(line["counts"] for line in lines if isinstance(line, dict))
+    assert counts["0"][:3] == [6000, 20, "ledger"]  # every call counted; the first twenty tried and skipped
+    assert [line[1] for line in lines if isinstance(line, list)] == [0]  # one site, the cap of one

@@ -286,6 +286,8 @@ def _drop_reason(first: str, second: str) -> str:
 
 def _empty_note(targets, recorded) -> str:
     if not any(t.module for t in targets):
+        if recorded.exit_code is None:  # killed before it wrote what it saw: nothing is known of the imports
+            return "the tests did not finish under the recorder (a limit of time or memory killed them)"
         return "the tests never imported a module holding a target"
     if not any(t.calls for t in targets):
         return "the tests never called a target"
