@@ -376,3 +376,12 @@ def test_the_sweep_sets_a_str_to_each_of_the_codes_own_literals():
     live = [(text(["l", [["~", [[["s", "nested"], ["s", "Child"]]]]]]), text(["d", []]))]
     swept_live = {a for a, _ in swept(live, seeds, 20, set(live), first=1)}
     assert text(["l", [["~", [[["s", "nested"], ["s", "self"]]]]]]) in swept_live
+
+
+def test_a_str_longer_than_the_drawn_texts_cap_is_varied_without_a_refusal():
+    """Free text around a str keeps its length less two, drawn up to a cap of 160: a longer str (pyflakes'
+    source of a whole module) asked Hypothesis for a text at least longer than at most, which it refuses, and
+    the target or site lost every generated input."""
+    long = "x = 1\n" * 40  # 240 characters
+    calls = generate([(text(["l", [["s", long]]]), text(["d", []]))], method=False)
+    assert calls and all(json.loads(a)[1][0][0] == "s" for a, _ in calls)

@@ -59,9 +59,10 @@ class InPlaceProbe:
                 self.expected]
 
 
-def candidates(targets, recorded_sites, sources: dict, *, generate) -> list[InPlaceProbe]:
+def candidates(targets, recorded_sites, sources: dict, *, generate, dropped: dict | None = None) -> list[InPlaceProbe]:
     """The inputs of the chosen sites, unanswered yet: each site's observed call and the calls generated
-    around it, at most :data:`MAX_IN_PLACE` in all."""
+    around it, at most :data:`MAX_IN_PLACE` in all. A site whose generation fails (Hypothesis refusing a
+    shape) keeps its observed call; the failure is counted in ``dropped``."""
     by_target: dict[int, list] = {}
     for site in recorded_sites:
         by_target.setdefault(site[0], []).append(site)
@@ -75,11 +76,18 @@ def candidates(targets, recorded_sites, sources: dict, *, generate) -> list[InPl
             found.append(InPlaceProbe(index, test, mark, occurrence, live_args, live_kwargs, "observed", ""))
             if (args, kwargs) == (live_args, live_kwargs):
                 continue  # nothing that could be written: nothing to vary
-            for new_args, new_kwargs in generate([(args, kwargs)], method="." in target.qualname,
-                                                 source=sources.get(target.file, ""), qualname=target.qualname,
-                                                 limit=INPUTS_PER_SITE, elsewhere=elsewhere, turn=turn,
-                                                 sweep_share=SITE_SWEEP_SHARE):
-                found.append(InPlaceProbe(index, test, mark, occurrence, new_args, new_kwargs, "generated", ""))
+            try:
+                generated = generate([(args, kwargs)], method="." in target.qualname,
+                                     source=sources.get(target.file, ""), qualname=target.qualname,
+                                     limit=INPUTS_PER_SITE, elsewhere=elsewhere, turn=turn,
+                                     sweep_share=SITE_SWEEP_SHARE)
+            except Exception as exc:  # noqa: BLE001 - one site's shape refused costs that site its generated inputs
+                reason = f"in place: generation failed: {type(exc).__name__}"
+                if dropped is not None:
+                    dropped[reason] = dropped.get(reason, 0) + 1
+                continue
+            found += [InPlaceProbe(index, test, mark, occurrence, new_args, new_kwargs, "generated", "")
+                      for new_args, new_kwargs in generated]
     return found[:MAX_IN_PLACE]
 
 

@@ -126,3 +126,23 @@ def test_the_sites_of_one_target_share_out_the_sweep_instead_of_each_asking_its_
     turned = {key[1] for p in probes for item in json.loads(p.args)[1] if item[0] == "~" and len(item) > 1
               for key, value in item[1] if value == ["b", True]}
     assert turned == {f"flag{k:02d}" for k in range(40)}
+
+
+def test_a_site_whose_generation_fails_keeps_its_observed_call_and_the_other_sites_their_inputs():
+    """pyflakes' and sqlparse's in-place generation met a shape Hypothesis refused at one site, and the whole
+    task lost every in-place input, observed calls too: its set was empty and said the reference never
+    answered alike twice. The refusal now costs that one site its generated inputs, and is counted."""
+    targets = (ProbeTarget("m.py", "Box.put", "m", 3, 3),)
+    sites = [(0, f"t.py::test_{k} (call)", "ab12", 1, written_text(["l", [SELF, ["s", "x"]]]),
+              written_text(["d", []])) for k in range(2)]
+
+    def refusing_the_first(observed, **options):
+        if options["turn"] == 0:
+            raise ValueError("a shape refused")
+        return generate(observed, **options)
+
+    dropped: dict = {}
+    probes = in_place.candidates(targets, sites, {}, generate=refusing_the_first, dropped=dropped)
+    assert [p.test for p in probes if p.origin == "observed"] == ["t.py::test_0 (call)", "t.py::test_1 (call)"]
+    assert {p.test for p in probes if p.origin == "generated"} == {"t.py::test_1 (call)"}
+    assert dropped == {"in place: generation failed: ValueError": 1}

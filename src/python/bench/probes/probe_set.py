@@ -185,11 +185,7 @@ def _in_place(spec, reference: Reference, targets, recorded, unbuilt, scratch: P
     site_of = dict(recorded.input_sites)
     sites = [site for site in recorded.sites if targets[site[0]].module]
     sites += [site_of[item] for item in unbuilt if item in site_of]
-    try:
-        probes = in_place.candidates(targets, sites, dict(reference.sources), generate=generate)
-    except Exception as exc:  # noqa: BLE001 - Hypothesis refusing a shape costs the sites their inputs
-        dropped[f"in place: generation failed: {type(exc).__name__}"] = 1
-        probes = []
+    probes = in_place.candidates(targets, sites, dict(reference.sources), generate=generate, dropped=dropped)
     return in_place.settle(reference, targets, probes, scratch, tests=spec.test_files, limits=limits,
                            seconds_per_call=SECONDS_PER_CALL, source_files=spec.source_files, dropped=dropped,
                            drop_reason=_drop_reason)

@@ -149,7 +149,7 @@ def texts_around(text: str, seeds: Seeds):
     own = st.sampled_from(sorted(set(text))) if text else chars
     at = st.integers(0, len(text))
     options = [
-        st.just(text), st.text(chars, max_size=size), st.text(own, min_size=max(0, len(text) - 2), max_size=size),
+        st.just(text), st.text(chars, max_size=size), st.text(own, min_size=min(size, max(0, len(text) - 2)), max_size=size),
         at.map(lambda i: text[:i] + text[i + 1:]), at.map(lambda i: text[:i] + text[i - 1:i] + text[i:]),
         st.tuples(at, chars).map(lambda v: text[:v[0]] + v[1] + text[v[0] + 1:]),
         st.tuples(at, chars).map(lambda v: text[:v[0]] + v[1] + text[v[0]:]),
