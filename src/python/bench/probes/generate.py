@@ -26,7 +26,10 @@ import json
 from typing import Sequence
 
 from bench import pyast
-from bench.probes.own_code import checked_types_of, constants_of, defaults_of, float_constants_of, parameters_of
+from bench.probes.own_code import (
+    annotated_types_of, bytes_constants_of, checked_types_of, constants_of, defaults_of, float_constants_of,
+    parameters_of,
+)
 from bench.probes.relations import (joined_call, named_elsewhere, omitted_options, or_elsewhere, places_of,
                                     renamed_call, slot_values, strings_in, with_selves)
 from bench.probes.runs import written_text
@@ -87,7 +90,8 @@ def _generate(observed, *, method: bool, source: str, qualname: str, limit: int,
     _without_local_constants()
     ints, strings = constants_of(source, qualname) if source else ((), ())
     seeds = Seeds(alphabet_of([a for a, _ in observed] + [k for _, k in observed], ints, strings), ints, strings,
-                  float_constants_of(source, qualname) if source else ())
+                  float_constants_of(source, qualname) if source else (),
+                  bytes_constants_of(source, qualname) if source else ())
 
     positions, by_name = defaults_of(source, qualname) if source else ((), {})
     parameters = parameters_of(source, qualname) if source else ((), 0)
@@ -140,7 +144,7 @@ def _generate(observed, *, method: bool, source: str, qualname: str, limit: int,
 
     seen = set(observed)
     share = max(2, limit // RENAMED_SHARE) if limit >= 4 else 0
-    typed = Typed(checked_types_of(source, qualname), *parameters) if source else None
+    typed = Typed(types_of(source, qualname), *parameters) if source else None
     swept_share = max(share, limit // sweep_share)
     swept = swept_calls(observed, seeds, swept_share, seen, first=1 if method else 0, typed=typed,
                         start=turn * swept_share)
@@ -224,3 +228,10 @@ def _no_local_constants():
     from hypothesis.internal.conjecture import providers
 
     return providers.Constants()
+
+
+def types_of(source: str, qualname: str) -> dict[str, tuple[str, ...]]:
+    """The types each parameter is checked against in the code, then those its annotation names."""
+    checked, annotated = checked_types_of(source, qualname), annotated_types_of(source, qualname)
+    return {name: tuple(dict.fromkeys(checked.get(name, ()) + annotated.get(name, ())))
+            for name in {**checked, **annotated}}

@@ -27,8 +27,10 @@ def test_generation_is_the_same_every_time_and_keeps_the_shape():
     for args, kwargs in first:
         written = json.loads(args)
         assert written[0] == "l" and json.loads(kwargs) == ["d", []]
-        # the sweep's one change of type: an int as the float it equals
-        assert [x[0] for x in written[1]] == ["s", "i"] or written[1] == [["s", "xn--abc"], ["f", "3.0"]]
+        # the sweep's changes of type: an int as the float it equals or as a half, a str as an iterator of
+        # its characters
+        assert [x[0] for x in written[1]] in (["s", "i"], ["it", "i"]) or written[1] in (
+            [["s", "xn--abc"], ["f", "3.0"]], [["s", "xn--abc"], ["f", "0.5"]])
 
 
 def test_a_methods_first_argument_is_never_varied():
@@ -326,7 +328,7 @@ def test_every_constant_of_the_code_is_set_in_every_int_place_before_any_pair_re
     observed = [(text(["l", [["i", str(2020 + k)], ["i", str(1 + k)], ["i", str(k % 3)], ["i", "1"]]]),
                  text(["d", []])) for k in range(8)]
     pairs = {(i, v) for i in range(4) for v in ints}
-    calls = swept(observed, seeds, len(pairs), set(observed), first=0)
+    calls = swept(observed, seeds, len(pairs) + 2 * 4, set(observed), first=0)  # and each place's float and half
     met = {(i, value[1]) for args, _ in calls for i, value in enumerate(json.loads(args)[1])}
     assert {(2, "6"), (2, "7"), (3, "5"), (3, "6"), (3, "-5"), (3, "-6")} <= met
     weekday_six = [json.loads(a)[1] for a, _ in calls if json.loads(a)[1][2] == ["i", "6"]]

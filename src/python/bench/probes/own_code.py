@@ -42,6 +42,73 @@ def float_constants_of(source: str, qualname: str) -> tuple[float, ...]:
     return tuple(sorted(found))[:32]
 
 
+def bytes_constants_of(source: str, qualname: str) -> tuple[bytes, ...]:
+    """The short bytes literals of one function of ``source``: a protocol's delimiters (``b"\\r\\n"``) are
+    written there, and where one stands in the data is where a parser's boundary lives."""
+    import ast
+
+    node = _node(source, qualname)
+    if node is None:
+        return ()
+    return tuple(sorted({item.value for item in ast.walk(node) if isinstance(item, ast.Constant)
+                         and type(item.value) is bytes and 0 < len(item.value) <= 24}))[:32]
+
+
+def annotated_types_of(source: str, qualname: str) -> dict[str, tuple[str, ...]]:
+    """The types one function's annotations give its parameters, by the types' last names: ``bool | None``,
+    ``t.Optional[int]``, ``"str | None"``. Only the outer types: ``list[str]`` is a list. An annotation names
+    what the function is built to take, and an option the tests never pass (``no_args_is_help: bool | None =
+    None``) is given a value of it."""
+    node = _node(source, qualname)
+    if node is None:
+        return {}
+    spec = node.args
+    found = {}
+    for argument in spec.posonlyargs + spec.args + spec.kwonlyargs:
+        kinds = _annotated(argument.annotation) if argument.annotation is not None else ()
+        if kinds:
+            found[argument.arg] = kinds
+    return found
+
+
+_GENERICS = {"List": "list", "Tuple": "tuple", "Dict": "dict", "Set": "set", "FrozenSet": "frozenset"}
+
+
+def _annotated(expr) -> tuple[str, ...]:
+    import ast
+
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):  # a quoted annotation
+        try:
+            expr = ast.parse(expr.value, mode="eval").body
+        except SyntaxError:
+            return ()
+    if isinstance(expr, ast.Constant) and expr.value is None:
+        return ("NoneType",)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
+        return _merged(_annotated(expr.left), _annotated(expr.right))
+    name = _last_name(expr.value if isinstance(expr, ast.Subscript) else expr)
+    if isinstance(expr, ast.Subscript) and name in ("Optional", "Union"):
+        items = expr.slice.elts if isinstance(expr.slice, ast.Tuple) else [expr.slice]
+        kinds = _merged(*(_annotated(item) for item in items))
+        return _merged(kinds, ("NoneType",)) if name == "Optional" else kinds
+    name = _GENERICS.get(name, name)
+    return (name,) if name else ()
+
+
+def _last_name(expr) -> str:
+    import ast
+
+    if isinstance(expr, ast.Name):
+        return expr.id
+    if isinstance(expr, ast.Attribute):
+        return expr.attr
+    return ""
+
+
+def _merged(*groups) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(kind for group in groups for kind in group))
+
+
 def defaults_of(source: str, qualname: str) -> tuple[tuple, dict]:
     """The literal defaults of one function's parameters (None, a bool, a number, a short str), written: by
     position (``None`` where a parameter has none) and by name. An optional parameter's default is a value the

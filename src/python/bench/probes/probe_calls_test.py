@@ -44,3 +44,20 @@ def test_a_candidate_that_draws_where_the_reference_did_not_is_compared_by_what_
     expected = _text(["return", ["i", "3"], ["l", []], ["d", []]])
     assert agree(expected, _text(["return", ["i", "3"], ["l", []], ["d", []], "random"]))
     assert not agree(expected, _text(["return", ["i", "4"], ["l", []], ["d", []], "random"]))
+
+
+def test_a_live_arguments_public_attributes_are_written_before_its_private_ones():
+    """click's Option holds forty attributes; in name order its private ones came first and the 24 written
+    ended before ``show_envvar``, so no probe ever turned that flag over. Public names come first now."""
+
+    class Option:
+        pass
+
+    option = Option()
+    for number in range(50):
+        setattr(option, f"_private{number:02d}", number)
+    for name in ("count", "hidden", "required", "show_default", "show_envvar", "type_name"):
+        setattr(option, name, False)
+    written = [key[1] for key, _ in calls._own_attributes(option, codec.make_codec()[0])]
+    assert written[:6] == ["count", "hidden", "required", "show_default", "show_envvar", "type_name"]
+    assert len(written) == calls.OWN_ATTRIBUTES == 48

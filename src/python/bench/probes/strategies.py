@@ -25,6 +25,7 @@ class Seeds:
     ints: tuple[int, ...] = ()
     strings: tuple[str, ...] = ()
     floats: tuple[float, ...] = ()  # the code's float constants, each also negated (``kelvin < -1e-9``)
+    bytes_: tuple[bytes, ...] = ()  # the code's short bytes literals (a protocol's ``b"\r\n"``)
 
 
 def strategy_for(encoded, seeds: Seeds):
@@ -55,8 +56,14 @@ def strategy_for(encoded, seeds: Seeds):
     if tag == "s":
         return texts_around(encoded[1], seeds).map(lambda v: ["s", v])
     if tag in ("y", "Y"):
+        data = bytes.fromhex(encoded[1])
         size = min(MAX_TEXT, len(encoded[1]) // 2 + 3)
-        return st.one_of(st.just(bytes.fromhex(encoded[1])), st.binary(max_size=size)).map(lambda v: [tag, v.hex()])
+        options = [st.just(data), st.binary(max_size=size)]
+        if seeds.bytes_:  # the code's own delimiters, alone and put in at each place (at the start too)
+            literals = st.sampled_from(seeds.bytes_)
+            options += [literals, st.tuples(st.integers(0, len(data)), literals).map(
+                lambda v: data[:v[0]] + v[1] + data[v[0]:])]
+        return st.one_of(*options).map(lambda v: [tag, v.hex()])
     # A container's parts are made once and used by both of its branches (all drawn anew, one drawn anew):
     # made twice at every level, a value nested ten deep cost 2 ** 10 times its size, minutes for one call.
     if tag == "l" and encoded[1]:

@@ -10,6 +10,7 @@ from bench.probes.runs import written_text
 from bench.probes.strategies import Seeds
 
 MAX_CALLS = 48  # observed calls the sweep starts from (as many as generation's draws start from)
+MAX_ITERATED_TEXT = 32  # a str longer than this is not also handed over as an iterator of its characters
 
 
 def swept(observed, seeds: Seeds, limit: int, seen: set, first: int, typed: Typed | None = None,
@@ -76,7 +77,7 @@ def _changes(args: str, kwargs: str, seeds: Seeds, typed: Typed, first: int):
     given = set(typed.names[:len(positional)]) | {key[1] for key, _ in named[1] if key[0] == "s"}
     for name, kinds in sorted(typed.by_name.items()):
         if "." not in name and name not in given and name not in typed.names[:typed.positional_only]:
-            for value in typed_values(None, kinds):
+            for value in [v for plain in typed_values(None, kinds) for v in [plain] + _flipped(plain)]:
                 yield ("named", name), written_text(value), (
                     args, written_text(["d", named[1] + [[["s", name], value]]]))
 
@@ -158,10 +159,12 @@ def _interleaved(lists: list[list]) -> list:
 def _chosen_values(item, seeds: Seeds) -> list:
     """The values the sweep sets in a place holding ``item``: a sequence also as an iterator of its items,
     without its last item and empty (generation keeps a sequence's length: a game one frame short, a hook
-    with no implementations); an int also as the float it equals (``next_power_of_two(1.0)``) and set to each
-    of the code's own constants; a str set to each of the code's own str literals (``nested == "self"``,
-    ``headers == "firstrow"``); a flag turned over."""
-    if item[0] in ("l", "t"):
+    with no implementations), and so a dict (a call missing one of the arguments it names); an int also as
+    the float it equals (``next_power_of_two(1.0)``), as a half, and set to each of the code's own constants;
+    a str set to each of the code's own str literals (``nested == "self"``, ``headers == "firstrow"``) and
+    handed over as an iterator of its characters; bytes set to the code's own bytes literals and led by
+    them; a flag turned over."""
+    if item[0] in ("l", "t", "d"):
         found = [["it", item[1]]] if item[0] == "l" else []
         if item[1]:
             found.append([item[0], item[1][:-1]])
@@ -171,10 +174,13 @@ def _chosen_values(item, seeds: Seeds) -> list:
     if item[0] == "b":
         return _flipped(item)
     if item[0] == "s":
+        characters = [["it", [["s", c] for c in item[1]]]] if len(item[1]) <= MAX_ITERATED_TEXT else []
+        return _literals(item, seeds) + characters
+    if item[0] in ("y", "Y"):
         return _literals(item, seeds)
     if item[0] == "i":
         whole = [["f", repr(float(int(item[1])))]] if abs(int(item[1])) < 1 << 53 else []
-        return whole + [["i", str(v)] for v in seeds.ints if str(v) != item[1]]
+        return whole + [["f", "0.5"]] + [["i", str(v)] for v in seeds.ints if str(v) != item[1]]
     if item[0] == "f":
         return [["f", repr(float(v))] for v in (*seeds.floats, *seeds.ints[:16]) if repr(float(v)) != item[1]]
     return []
@@ -185,4 +191,12 @@ def _flipped(item) -> list:
 
 
 def _literals(item, seeds: Seeds) -> list:
-    return [["s", text] for text in seeds.strings if text != item[1]] if item[0] == "s" else []
+    """A str set to each of the code's str literals; bytes set to each of its bytes literals, and led by it
+    (a line terminator at index 0)."""
+    if item[0] == "s":
+        return [["s", text] for text in seeds.strings if text != item[1]]
+    if item[0] in ("y", "Y"):
+        held = bytes.fromhex(item[1])
+        return [[item[0], value.hex()] for literal in seeds.bytes_ for value in (literal, literal + held)
+                if value != held]
+    return []

@@ -1,0 +1,72 @@
+"""The sweep's chosen values for the classes of input the readings of surviving near misses named: options the
+tests never pass, typed by their annotations; a str as an iterator; an int as a half; a dict one entry short;
+a protocol's own delimiters in bytes."""
+
+from __future__ import annotations
+
+import json
+
+from bench.probes.generate import types_of
+from bench.probes.own_code import annotated_types_of
+from bench.probes.strategies import Seeds
+from bench.probes.sweep import Typed, swept
+
+
+def text(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+GROUP = '''
+import typing as t
+
+
+class Group:
+    def __init__(self, name, no_args_is_help: bool | None = None, depth: "t.Optional[int]" = None,
+                 names: list[str] = (), callback: t.Callable[[], None] | None = None):
+        if no_args_is_help is None:
+            no_args_is_help = True
+        self.no_args_is_help = no_args_is_help
+'''
+
+
+def test_an_annotation_names_the_outer_types_of_a_parameter():
+    assert annotated_types_of(GROUP, "Group.__init__") == {
+        "no_args_is_help": ("bool", "NoneType"), "depth": ("int", "NoneType"), "names": ("list",),
+        "callback": ("Callable", "NoneType")}
+
+
+def test_an_option_the_tests_never_pass_is_given_each_value_of_its_annotated_type_both_flags_too():
+    """click's ``Group('g', no_args_is_help=False)`` keeps the flag off; a wrong fix that tests another
+    variable for None turned it on, and no test ever passed the option."""
+    observed = [(text(["l", [["~"], ["s", "g"]]]), text(["d", []]))]
+    typed = Typed(types_of(GROUP, "Group.__init__"), ("self", "name", "no_args_is_help", "depth", "names",
+                                                       "callback"))
+    calls = {k for _, k in swept(observed, Seeds("g"), 40, set(observed), first=1, typed=typed)}
+    given = {(key[1], text(value)) for k in calls for key, value in json.loads(k)[1]}
+    assert {("no_args_is_help", text(["b", True])), ("no_args_is_help", text(["b", False])),
+            ("depth", text(["i", "1"])), ("names", text(["l", []]))} <= given
+
+
+def test_the_sweep_hands_a_str_over_as_its_characters_an_int_as_a_half_and_a_dict_one_entry_short():
+    """``build_codes(iter(""))`` (an iterator is truthy where an empty str is not), ``next_power_of_two(0.5)``,
+    ``pm.hook.h()`` called without one of the arguments its hook names."""
+    observed = [(text(["l", [["s", "ab"], ["i", "3"], ["d", [[["s", "x"], ["i", "1"]], [["s", "y"], ["i", "2"]]]]]]),
+                 text(["d", []]))]
+    calls = {a for a, _ in swept(observed, Seeds("ab"), 40, set(observed), first=0)}
+    rest = [["i", "3"], ["d", [[["s", "x"], ["i", "1"]], [["s", "y"], ["i", "2"]]]]]
+    assert text(["l", [["it", [["s", "a"], ["s", "b"]]], *rest]]) in calls
+    assert text(["l", [["s", "ab"], ["f", "0.5"], rest[1]]]) in calls
+    assert text(["l", [["s", "ab"], ["i", "3"], ["d", [[["s", "x"], ["i", "1"]]]]]]) in calls
+    assert text(["l", [["s", "ab"], ["i", "3"], ["d", []]]]) in calls
+
+
+def test_bytes_a_live_argument_holds_are_set_to_the_codes_bytes_literals_and_led_by_them():
+    """h11's ``ReceiveBuffer.maybe_extract_next_line()`` looks for ``b"\\r\\n"`` in the buffer it holds; a
+    search begun one byte late is told apart only by a buffer that starts with the terminator."""
+    held = b"abc\r\n"
+    live = ["~", [[["s", "_data"], ["Y", held.hex()]]]]
+    observed = [(text(["l", [live]]), text(["d", []]))]
+    seeds = Seeds("abc", bytes_=(b"\r\n",))
+    calls = {a for a, _ in swept(observed, seeds, 20, set(observed), first=1)}
+    assert text(["l", [["~", [[["s", "_data"], ["Y", b"\r\n".hex()]]]]]]) in calls
+    assert text(["l", [["~", [[["s", "_data"], ["Y", (b"\r\n" + held).hex()]]]]]]) in calls
