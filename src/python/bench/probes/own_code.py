@@ -79,7 +79,7 @@ def _annotated(expr) -> tuple[str, ...]:
 
     if isinstance(expr, ast.Constant) and isinstance(expr.value, str):  # a quoted annotation
         try:
-            expr = ast.parse(expr.value, mode="eval").body
+            expr = pyast.parse(expr.value, mode="eval").body
         except SyntaxError:
             return ()
     if isinstance(expr, ast.Constant) and expr.value is None:
