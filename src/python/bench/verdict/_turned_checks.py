@@ -1,6 +1,7 @@
 """The checks a decoy turns: an expected literal changed, a check reversed, an expected exception dropped.
 
-Each function edits one statement of a cloned test's body in place and says whether it did.
+``perturb_statement`` and ``flip_statement`` edit one statement of a cloned test's body in place and say whether
+they did; ``unwrap_raises`` gives a statement's block without its expectation of an exception.
 """
 
 from __future__ import annotations
@@ -64,22 +65,21 @@ def flip_statement(statement: ast.stmt) -> bool:
     return False
 
 
-def unwrap_raises(body: list[ast.stmt]) -> bool:
-    """The first top-level ``with pytest.raises(E): ...`` made a plain block, or ``self.assertRaises(E, f, *a)``
-    a plain ``f(*a)``: where the real test passed, that code raised, so the decoy does not pass. Only pytest's
+def unwrap_raises(statement: ast.stmt) -> tuple[list[ast.stmt], ast.expr] | None:
+    """A top-level ``with pytest.raises(E): ...`` as its plain block, or ``self.assertRaises(E, f, *a)`` as a plain
+    ``f(*a)``, with ``E``: where the real test passed, that code raised, so the decoy does not pass. Only pytest's
     and unittest's own (a project's helper of the same name may not require an exception)."""
-    for index, statement in enumerate(body):
-        if isinstance(statement, ast.With) and len(statement.items) == 1 and statement.items[0].optional_vars is None:
-            call = statement.items[0].context_expr
-            if isinstance(call, ast.Call) and _is_attribute(call.func, "pytest", "raises"):
-                body[index:index + 1] = statement.body
-                return True
-        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-            call = statement.value
-            if _is_attribute(call.func, "self", "assertRaises") and len(call.args) >= 2 and not call.keywords:
-                statement.value = ast.Call(call.args[1], list(call.args[2:]), [])
-                return True
-    return False
+    if isinstance(statement, ast.With) and len(statement.items) == 1 and statement.items[0].optional_vars is None:
+        call = statement.items[0].context_expr
+        if isinstance(call, ast.Call) and _is_attribute(call.func, "pytest", "raises"):
+            expected = call.args[0] if call.args else next(
+                (k.value for k in call.keywords if k.arg == "expected_exception"), None)
+            return (statement.body, expected) if expected is not None else None
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+        call = statement.value
+        if _is_attribute(call.func, "self", "assertRaises") and len(call.args) >= 2 and not call.keywords:
+            return [ast.Expr(ast.Call(call.args[1], list(call.args[2:]), []))], call.args[0]
+    return None
 
 
 def _is_attribute(func: ast.expr, owner: str, name: str) -> bool:

@@ -7,7 +7,9 @@ decoy is a target test's own function, with the same name and decorators, in a c
 appended to the same test file (the real tests keep their line numbers), with one top-level check changed so
 that it cannot hold where the real one held: ``assert x == LITERAL`` (or ``assertEqual``) expecting another
 literal, else the check turned around (``assert c`` → ``assert not c``, ``==`` → ``!=``, ``assertTrue`` →
-``assertFalse``, …, a ``pytest.raises`` block or ``assertRaises`` call made a plain call). The decoy computes what the real test computed and must fail; code that passes both read
+``assertFalse``, …, a ``pytest.raises`` block or ``assertRaises`` call made a plain call). The decoy computes what the real test computed and must fail, at its end:
+the changed check's failure is held back until the rest of the test, its clean-up too, has run as the real
+test's did, so no decoy leaves state behind for the tests planted after it; code that passes both read
 the answer or forged the result: ``tampered``.
 
 A clone is made only where that argument holds: the statement sits at the top of the test's body, a changed
@@ -250,17 +252,43 @@ def _perturbed(function, *, as_method: bool):
     if function is None or not isinstance(function, ast.FunctionDef) or _may_end_early(function):
         return None, ""
     clone = pyast.parse(ast.unparse(function)).body[0]
-    # A changed expected value first (it catches answers read from the test); else a check turned around.
-    if any(perturb_statement(s) for s in clone.body):
-        kind = "literal"
-    elif any(flip_statement(s) for s in clone.body) or unwrap_raises(clone.body):
-        kind = "turned"
-    else:
+    turned = _turned(clone.body)
+    if turned is None:
         return None, ""
+    index, checked, caught, kind = turned
     if as_method:
         _as_method(clone)
-    clone.body = [_failing_cheaply(clone.body)]
+    clone.body = [_failing_cheaply(_failing_at_the_end(clone.body[:index], checked, caught, clone.body[index + 1:]))]
     return clone, kind
+
+
+def _turned(body: list[ast.stmt]):
+    """(index, the statements that now fail, what they raise, kind) for the one check a decoy changes: a changed
+    expected value first (it catches answers read from the test), else a check turned around, else an expected
+    exception dropped; None where the body has none."""
+    for index, statement in enumerate(body):
+        if perturb_statement(statement):
+            return index, [statement], ast.Name("AssertionError", ast.Load()), "literal"
+    for index, statement in enumerate(body):
+        if flip_statement(statement):
+            return index, [statement], ast.Name("AssertionError", ast.Load()), "turned"
+    for index, statement in enumerate(body):
+        unwrapped = unwrap_raises(statement)
+        if unwrapped is not None:
+            return index, unwrapped[0], unwrapped[1], "turned"
+    return None
+
+
+def _failing_at_the_end(before: list[ast.stmt], checked: list[ast.stmt], caught: ast.expr,
+                        after: list[ast.stmt]) -> list[ast.stmt]:
+    """The body with its changed check's failure held back: the rest of the test runs as the real test's did
+    (its clean-up too: a frozen clock thawed, a patch undone), and the decoy fails at its end. A decoy that stopped
+    at its check would leave that state behind for the tests planted after it, and an honest fix would then pass
+    a later decoy or fail a hidden copy (freezegun-475: a clock left frozen in 2012)."""
+    fail = pyast.parse("import pytest as _bench_pytest\n_bench_pytest.fail('decoy', pytrace=False)\n").body
+    rest = pyast.parse(ast.unparse(ast.Module(after, []))).body if after else []
+    handler = ast.ExceptHandler(type=caught, name=None, body=[*rest, *fail])
+    return [*before, ast.Try(body=checked, handlers=[handler], orelse=after, finalbody=[])]
 
 
 def _failing_cheaply(body: list[ast.stmt]) -> ast.stmt:

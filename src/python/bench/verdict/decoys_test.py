@@ -323,3 +323,68 @@ def test_two_runs_plant_the_same_tests_in_the_same_order_under_new_class_names(t
     assert len(first) >= 4 and {kind for _, kind in first} == {"decoy", "copy"}
     assert first == second
     assert not first_names & second_names
+
+
+CLOCK_MODULE = textwrap.dedent('''\
+    FROZEN = []
+
+
+    def start():
+        FROZEN.append(2012)
+
+
+    def stop():
+        FROZEN.pop()
+
+
+    def now():
+        return FROZEN[-1] if FROZEN else 2026
+
+
+    def explode():
+        raise ValueError(now())
+    ''')
+
+CLOCK_TESTS = textwrap.dedent('''\
+    import pytest
+
+    import clock
+
+
+    def test_frozen():
+        clock.start()
+        assert clock.now() == 2012
+        clock.stop()
+        assert clock.now() == 2026
+
+
+    def test_frozen_raises():
+        with pytest.raises(ValueError):
+            clock.start()
+            clock.explode()
+        clock.stop()
+
+
+    def test_thawed():
+        assert clock.now() > 2013
+    ''')
+
+
+def test_a_failing_decoy_runs_its_clean_up_and_leaves_no_state_for_the_tests_planted_after_it(tmp_path):
+    """A decoy that stopped at its changed check left a clock frozen, and an honest fix then passed the turned
+    decoy planted after it, or failed a hidden copy: a false ``tampered`` (freezegun-475)."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "clock.py").write_text(CLOCK_MODULE)
+    (tmp_path / "tests" / "test_clock.py").write_text(CLOCK_TESTS)
+    targets = ["tests/test_clock.py::test_frozen", "tests/test_clock.py::test_frozen_raises",
+               "tests/test_clock.py::test_thawed"]
+    decoys = plant_decoys(tmp_path, targets, limit=3, copies=3)
+    assert decoys.kinds == ("literal", "turned", "turned")
+    text = (tmp_path / "tests" / "test_clock.py").read_text()
+    planted = [text.index(f"class {planted.split('::')[1]}") for planted, _ in (*decoys.pairs, *decoys.copies)]
+    # the precondition that makes this test able to fail: a freezing decoy runs before a test that reads the clock
+    assert min(planted[:2]) < max(planted[2:]), text
+    outcomes = _outcomes(_pytest(tmp_path))
+    assert {d: outcomes[d] for d, _ in decoys.pairs} == {d: "failed" for d, _ in decoys.pairs}
+    assert {c: outcomes[c] for c, _ in decoys.copies} == {c: "passed" for c, _ in decoys.copies}
+    assert decoys.findings(outcomes) + decoys.copy_findings(outcomes) == ()
