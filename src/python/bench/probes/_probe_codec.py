@@ -8,8 +8,10 @@ guessed. :func:`make_codec` binds every builtin it uses in its closures when it 
 work dir is imported: replacing a global of this module, of ``builtins`` or of ``json`` afterwards changes
 nothing of it.
 
-Tags: ``N`` None, ``b`` bool, ``i`` int (decimal text), ``f`` float (repr), ``c`` complex, ``s`` str, ``y`` /
-``Y`` bytes / bytearray (hex), ``l`` list, ``t`` tuple, ``d`` dict (pairs, in order), ``S`` / ``F`` set /
+Tags: ``N`` None, ``b`` bool, ``i`` int (decimal text), ``f`` float (repr), ``c`` complex, ``s`` str, ``z`` a str
+holding surrogate code points (the hex of its UTF-8, surrogates passed: JSON writes ``"\\U0010fe00"`` and the
+two lone surrogates that spell it alike), ``y`` / ``Y`` bytes / bytearray (hex), ``l`` list, ``t`` tuple, ``d``
+dict (pairs, in order), ``S`` / ``F`` set /
 frozenset (members in the order of their written forms, each written alone), ``od``/``ct``/``dd``/``dq`` the
 collections module's containers, ``r`` range, ``D`` Decimal, ``Q`` Fraction, ``T`` date/time/datetime
 (fixed-offset zones only), ``td`` timedelta, ``R`` a class or function found again by name, ``g`` a value of no
@@ -47,6 +49,7 @@ def make_codec(loose=False):
     _dict_items, _tuple_get, _list_get = dict.items, tuple.__getitem__, list.__getitem__
     _tuple_len, _list_len, _obj_get = tuple.__len__, list.__len__, object.__getattribute__
     _int_str, _float_repr, _str_new, _bytes_hex = int.__repr__, float.__repr__, str.__str__, bytes.hex
+    _isascii, _encode, _encode_error = str.isascii, str.encode, UnicodeEncodeError
     _dumps, _sorted, _range, _all, _next = json.dumps, sorted, range, all, next
     heap = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement
     atoms = {_type(None), bool, int, float, complex, str, bytes, bytearray}
@@ -221,6 +224,11 @@ def make_codec(loose=False):
         if t is str:
             if _len(v) > MAX_TEXT:
                 raise Unserialisable("a str too long")
+            if not _isascii(v):
+                try:
+                    _encode(v, "utf-8")
+                except _encode_error:  # surrogates: JSON writes U+10FE00 and the pair that spells it alike
+                    return ["z", _bytes_hex(_encode(v, "utf-8", "surrogatepass"))]
             return ["s", _str_new(v)]
         if _len(v) > MAX_TEXT:
             raise Unserialisable("bytes too long")
@@ -319,6 +327,8 @@ def make_codec(loose=False):
             return complex(float(e[1]), float(e[2]))
         if tag in ("y", "Y"):
             return (bytes if tag == "y" else bytearray)(bytes.fromhex(e[1]))
+        if tag == "z":
+            return bytes.fromhex(e[1]).decode("utf-8", "surrogatepass")
         if tag == "@":
             found = table[e[1]]
             if found is None:

@@ -143,6 +143,8 @@ def _render(e) -> str:  # noqa: C901 - one branch per tag, flat
         return f"complex({e[1]}, {e[2]})"
     if tag == "s":
         return repr(e[1])
+    if tag == "z":
+        return repr(bytes.fromhex(e[1]).decode("utf-8", "surrogatepass"))
     if tag in ("y", "Y"):
         return repr(bytes.fromhex(e[1])) if tag == "y" else f"bytearray({bytes.fromhex(e[1])!r})"
     if tag == "l":

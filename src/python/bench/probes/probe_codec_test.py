@@ -239,3 +239,19 @@ def test_a_set_of_objects_is_written_alike_whatever_order_it_iterates_in():
     RANKS.update(zip("abc", (1, 2, 3)))
     by_name = {m.name: m for m in back[0]}
     assert by_name["a"].child is by_name["c"].child is back[1] and by_name["b"].child == [2]
+
+
+def test_a_str_of_lone_surrogates_is_written_apart_from_the_character_they_spell():
+    """JSON writes U+10FE00 and the lone surrogates ``\\udbff\\ude00`` alike, and reads both back as U+10FE00: a
+    parser that left a surrogate pair unjoined answered as the one that joined it."""
+    joined, pair = "\U0010fe00", "\udbff\ude00"
+    assert runs_text(encode(joined)) != runs_text(encode(pair))
+    for value in (joined, pair, "a\udc80b"):
+        _, back = round_trip(value)
+        assert back == value
+
+
+def runs_text(written) -> str:
+    from bench.probes.runs import written_text
+
+    return written_text(json.loads(json.dumps(written)))
