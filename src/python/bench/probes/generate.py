@@ -28,7 +28,7 @@ from typing import Sequence
 from bench import pyast
 from bench.probes.own_code import (
     annotated_types_of, bytes_constants_of, checked_types_of, constants_of, defaults_of, float_constants_of,
-    parameters_of,
+    parameters_of, text_numbers_of,
 )
 from bench.probes.relations import (joined_call, named_elsewhere, omitted_options, or_elsewhere, places_of,
                                     renamed_call, slot_values, strings_in, with_selves)
@@ -91,7 +91,8 @@ def _generate(observed, *, method: bool, source: str, qualname: str, limit: int,
     ints, strings = constants_of(source, qualname) if source else ((), ())
     seeds = Seeds(alphabet_of([a for a, _ in observed] + [k for _, k in observed], ints, strings), ints, strings,
                   float_constants_of(source, qualname) if source else (),
-                  bytes_constants_of(source, qualname) if source else ())
+                  bytes_constants_of(source, qualname) if source else (),
+                  text_numbers_of(source, qualname) if source else ())
 
     positions, by_name = defaults_of(source, qualname) if source else ((), {})
     parameters = parameters_of(source, qualname) if source else ((), 0)

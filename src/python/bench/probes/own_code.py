@@ -10,6 +10,8 @@ import functools
 from bench import pyast
 from bench.probes.strategies import MAX_TEXT
 
+MAX_TEXT_NUMBERS = 48  # numbers a text is given in place of one it spells
+
 
 def constants_of(source: str, qualname: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """The int constants (and their neighbours) and short str literals of one function of ``source``."""
@@ -52,6 +54,28 @@ def bytes_constants_of(source: str, qualname: str) -> tuple[bytes, ...]:
         return ()
     return tuple(sorted({item.value for item in ast.walk(node) if isinstance(item, ast.Constant)
                          and type(item.value) is bytes and 0 < len(item.value) <= 24}))[:32]
+
+
+def text_numbers_of(source: str, qualname: str) -> tuple[int, ...]:
+    """The numbers a text handed to the target may spell: its own int constants (with their neighbours), then
+    those of the rest of its module, none negative. An entry point reads its input as text, and the bound
+    that text meets is often written in a helper it reaches (a parser's ``0xDC00 <= low`` sits in its escape
+    method, not in ``loads``)."""
+    import ast
+
+    own = [v for v in constants_of(source, qualname)[0] if v >= 0]
+    try:
+        tree = _module(source)
+    except SyntaxError:
+        return tuple(own[:MAX_TEXT_NUMBERS])
+    rest = sorted({v for item in ast.walk(tree) if isinstance(item, ast.Constant) and type(item.value) is int
+                   and 0 <= item.value < 1 << 62 for v in (item.value - 1, item.value, item.value + 1) if v >= 0})
+    return tuple(dict.fromkeys([*own, *rest]))[:MAX_TEXT_NUMBERS]
+
+
+@functools.lru_cache(maxsize=4)
+def _module(source: str):
+    return pyast.parse(source)
 
 
 def annotated_types_of(source: str, qualname: str) -> dict[str, tuple[str, ...]]:

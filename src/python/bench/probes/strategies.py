@@ -26,6 +26,7 @@ class Seeds:
     strings: tuple[str, ...] = ()
     floats: tuple[float, ...] = ()  # the code's float constants, each also negated (``kelvin < -1e-9``)
     bytes_: tuple[bytes, ...] = ()  # the code's short bytes literals (a protocol's ``b"\r\n"``)
+    text_numbers: tuple[int, ...] = ()  # numbers a text may spell: the code's and its module's ints
 
 
 def strategy_for(encoded, seeds: Seeds):

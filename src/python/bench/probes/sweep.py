@@ -4,6 +4,7 @@ not drawn."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from bench.probes.runs import written_text
@@ -30,11 +31,15 @@ def swept(observed, seeds: Seeds, limit: int, seen: set, first: int, typed: Type
     the next round. The questions are asked from the ``start``-th on, round to the first."""
     typed = typed or Typed()
     by_pair: dict[tuple, list] = {}  # (place, value) -> the calls that make that change, one per observed call
+    nearness: dict[tuple, float] = {}  # (place, value) -> how far a number spelt in a text moved (the least first)
     for args, kwargs in observed[:MAX_CALLS]:
         for place, value, call in _changes(args, kwargs, seeds, typed, first):
             by_pair.setdefault((place, value), []).append(call)
+        for place, value, call, moved in _spelt_changes(args, kwargs, seeds, first):
+            by_pair.setdefault((place, value), []).append(call)
+            nearness[place, value] = min(moved, nearness.get((place, value), moved))
     by_place: dict[tuple, list[list]] = {}
-    for (place, _), calls in by_pair.items():
+    for (place, _), calls in sorted(by_pair.items(), key=lambda pair: nearness.get(pair[0], 0.0)):
         turn = len(by_place.setdefault(place, [])) % len(calls)
         by_place[place].append(calls[turn:] + calls[:turn])
     rounds = max((len(calls) for calls in by_pair.values()), default=0)
@@ -159,8 +164,11 @@ def _interleaved(lists: list[list]) -> list:
 def _chosen_values(item, seeds: Seeds) -> list:
     """The values the sweep sets in a place holding ``item``: a sequence also as an iterator of its items,
     without its last item and empty (generation keeps a sequence's length: a game one frame short, a hook
-    with no implementations), and so a dict (a call missing one of the arguments it names); an int also as
-    the float it equals (``next_power_of_two(1.0)``), as a half, and set to each of the code's own constants;
+    with no implementations), and so a dict (a call missing one of the arguments it names), and with None for
+    its first item, for its last (the sentinel ``next(it, None)`` gives) and before its first (a row whose
+    marker sits in its second cell); bytes also one byte short and empty
+    (a message cut short); an int also as the float it equals (``next_power_of_two(1.0)``), as a half, set to
+    each of the code's own constants and to its float constants (``kelvin < -1e-9`` where the tests pass -1);
     a str set to each of the code's own str literals (``nested == "self"``, ``headers == "firstrow"``) and
     handed over as an iterator of its characters; bytes set to the code's own bytes literals and led by
     them; a flag turned over."""
@@ -170,6 +178,9 @@ def _chosen_values(item, seeds: Seeds) -> list:
             found.append([item[0], item[1][:-1]])
         if len(item[1]) > 1:
             found.append([item[0], []])
+        if item[0] != "d" and item[1]:  # None where an item was (the sentinel of ``next(it, None)``), and before it
+            found += [[item[0], [["N"], *item[1][1:]]], [item[0], [*item[1][:-1], ["N"]]]][:len(item[1])]
+            found.append([item[0], [["N"], *item[1]]])
         return found
     if item[0] == "b":
         return _flipped(item)
@@ -177,13 +188,63 @@ def _chosen_values(item, seeds: Seeds) -> list:
         characters = [["it", [["s", c] for c in item[1]]]] if len(item[1]) <= MAX_ITERATED_TEXT else []
         return _literals(item, seeds) + characters
     if item[0] in ("y", "Y"):
-        return _literals(item, seeds)
+        held = bytes.fromhex(item[1])
+        short = [[item[0], held[:-1].hex()]] if held else []  # a message cut short: one byte, or all of it
+        return _literals(item, seeds) + short + ([[item[0], ""]] if len(held) > 1 else [])
     if item[0] == "i":
         whole = [["f", repr(float(int(item[1])))]] if abs(int(item[1])) < 1 << 53 else []
-        return whole + [["f", "0.5"]] + [["i", str(v)] for v in seeds.ints if str(v) != item[1]]
+        return whole + [["f", "0.5"]] + [["i", str(v)] for v in seeds.ints if str(v) != item[1]] + [
+            ["f", repr(v)] for v in seeds.floats]
     if item[0] == "f":
         return [["f", repr(float(v))] for v in (*seeds.floats, *seeds.ints[:16]) if repr(float(v)) != item[1]]
     return []
+
+
+# a number a text spells: four hex digits after ``\\u``, two after ``\\x``, hex digits after ``0x``, or decimal digits
+_SPELT = re.compile(r"(?<=\\u)[0-9a-fA-F]{4}|(?<=\\x)[0-9a-fA-F]{2}|(?<=0[xX])[0-9a-fA-F]+|[0-9]+")
+MAX_SPELT = 4  # numbers of one text the sweep sets, from its first
+NEAR = 0.1  # a spelt number is set to the code's numbers within this share of it (or 2 of it)
+
+
+def _spelt_changes(args: str, kwargs: str, seeds: Seeds, first: int):
+    """(place, value, call, how far it moved) for each text of the observed call, at the top of a positional
+    or named place, with one number it spells set to a number of the code near it. These make a lane of
+    their own in the sweep's turns, the nearest first: every text with digits gives several, and a bound
+    the tests spelt just beside (``"\\ud83d"`` where the code holds ``0xDC00``) would wait behind them all."""
+    positional, named = json.loads(args)[1], json.loads(kwargs)
+    for i, item in enumerate(positional[first:], first):
+        if item[0] == "s":
+            for moved, value in _numbers_spelt(item[1], seeds):
+                yield ("spelt", i), written_text(value), (written_text(["l", _put(positional, i, value)]), kwargs), moved
+    for i, (key, item) in enumerate(named[1]):
+        if key[0] == "s" and item[0] == "s":
+            for moved, value in _numbers_spelt(item[1], seeds):
+                yield ("spelt", key[1]), written_text(value), (
+                    args, written_text(["d", _put(named[1], i, [key, value])])), moved
+
+
+def _numbers_spelt(text: str, seeds: Seeds) -> list:
+    """(how far it moved, the text) with one number it spells set to a number of the code and its module near
+    it, written as that one was (a width of hex digits kept, its case too): a parser's bound met by its input
+    (``"\\udbff"`` where the tests wrote ``"\\ud83d"``)."""
+    found = []
+    for match in list(_SPELT.finditer(text))[:MAX_SPELT]:
+        digits, start, end = match.group(), match.start(), match.end()
+        before = text[max(0, start - 2):start]
+        hexadecimal = before in ("\\u", "\\x", "0x", "0X")
+        spelt_number = int(digits, 16 if hexadecimal else 10)
+        for number in seeds.text_numbers:
+            moved = abs(number - spelt_number)
+            if number == spelt_number or moved > max(2, NEAR * spelt_number):
+                continue
+            spelt = format(number, "X" if digits.isupper() and not digits.isdigit() else "x") if hexadecimal \
+                else str(number)
+            if before in ("\\u", "\\x"):
+                spelt = spelt.zfill(len(digits))
+                if len(spelt) != len(digits):
+                    continue
+            found.append((moved / max(1, spelt_number), ["s", text[:start] + spelt + text[end:]]))
+    return found
 
 
 def _flipped(item) -> list:

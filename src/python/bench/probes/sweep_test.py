@@ -70,3 +70,55 @@ def test_bytes_a_live_argument_holds_are_set_to_the_codes_bytes_literals_and_led
     calls = {a for a, _ in swept(observed, seeds, 20, set(observed), first=1)}
     assert text(["l", [["~", [[["s", "_data"], ["Y", b"\r\n".hex()]]]]]]) in calls
     assert text(["l", [["~", [[["s", "_data"], ["Y", (b"\r\n" + held).hex()]]]]]]) in calls
+
+
+PARSER = '''
+def loads(text):
+    return _Parser(text).value()
+
+
+class _Parser:
+    def escape(self, value, low):
+        if 0xD800 <= value < 0xDC00 and 0xDC00 <= low < 0xE000:
+            return 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+        return value
+'''
+
+
+def test_a_number_a_text_spells_is_set_to_a_bound_of_its_module_near_it_before_any_further_one():
+    """A JSON text's ``"\\ud83d\\ude00"`` meets the parser's ``0xDC00`` bound as ``"\\udbff\\ude00"``; the
+    bound sits in a helper, not in ``loads``. Thirty texts of plain digits observed before it leave it
+    within the sweep's budget: the nearest moves come first."""
+    from bench.probes.own_code import text_numbers_of
+
+    numbers = text_numbers_of(PARSER, "loads")
+    assert 0xDBFF in numbers and 0xDC00 in numbers and 0x10000 in numbers
+    plain = [(text(["l", [["s", f"[{n}, {n + 1}]"]]]), text(["d", []])) for n in range(30)]
+    surrogate = (text(["l", [["s", '"\\ud83d\\ude00"']]]), text(["d", []]))
+    calls = {a for a, _ in swept([*plain, surrogate], Seeds("[]0123456789", text_numbers=numbers), 40,
+                                 set(plain) | {surrogate}, first=0)}
+    assert text(["l", [["s", '"\\udbff\\ude00"']]]) in calls
+    assert text(["l", [["s", '"\\ud83d\\udbff"']]]) in calls
+    assert text(["l", [["s", '"\\ud83d\\udc00"']]]) in calls
+
+
+def test_an_int_place_is_given_the_codes_float_constants():
+    """``convert(-1, "K", "K")`` in the tests; the bound is ``kelvin < -1e-9``, met only at ``-1e-9``."""
+    observed = [(text(["l", [["i", "-1"], ["s", "K"], ["s", "K"]]]), text(["d", []]))]
+    calls = {a for a, _ in swept(observed, Seeds("K", floats=(-1e-09, 1e-09)), 40, set(observed), first=0)}
+    assert text(["l", [["f", "-1e-09"], ["s", "K"], ["s", "K"]]]) in calls
+
+
+def test_a_sequence_is_given_none_for_its_first_and_last_item_and_before_its_first_and_bytes_are_cut_short():
+    """``combination_index((None,), ...)``: an element whose first item is None reads as an empty element to
+    a rewrite that tests the item for None instead of the index; a substrate one octet short of the length it
+    declares."""
+    observed = [(text(["l", [["t", [["i", "2"], ["i", "3"]]], ["y", b"\x02\x01\x05".hex()]]]), text(["d", []]))]
+    calls = {a for a, _ in swept(observed, Seeds("23"), 40, set(observed), first=0)}
+    substrate = ["y", b"\x02\x01\x05".hex()]
+    assert text(["l", [["t", [["N"], ["i", "3"]]], substrate]]) in calls
+    assert text(["l", [["t", [["i", "2"], ["N"]]], substrate]]) in calls
+    assert text(["l", [["t", [["N"], ["i", "2"], ["i", "3"]]], substrate]]) in calls
+    pair = ["t", [["i", "2"], ["i", "3"]]]
+    assert text(["l", [pair, ["y", b"\x02\x01".hex()]]]) in calls
+    assert text(["l", [pair, ["y", ""]]]) in calls
