@@ -155,13 +155,5 @@ def _trimmed(probes: list[InPlaceProbe]) -> tuple[InPlaceProbe, ...]:
     return tuple(p for at, p in enumerate(probes) if at <= last.get(_site(p), -1))
 
 
-def in_place_tests(probes) -> tuple[str, ...]:
-    """The tests an in-place run runs: those the probes' sites happened in (pytest node ids, in the order the
-    sites were met), not every test of their files. A site is named by its test, its mark and its occurrence
-    within that test, and the reference answers it under this same selection when the set is built, so what the
-    other tests would have left behind is the same at scoring; the run costs its sites' tests, not the suite."""
-    return tuple(dict.fromkeys(probe.test.rsplit(" (", 1)[0] for probe in probes))
-
-
 def _site(probe: InPlaceProbe) -> tuple:
     return probe.target, probe.test, probe.mark, probe.occurrence

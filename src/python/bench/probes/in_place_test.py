@@ -146,12 +146,3 @@ def test_a_site_whose_generation_fails_keeps_its_observed_call_and_the_other_sit
     assert [p.test for p in probes if p.origin == "observed"] == ["t.py::test_0 (call)", "t.py::test_1 (call)"]
     assert {p.test for p in probes if p.origin == "generated"} == {"t.py::test_1 (call)"}
     assert dropped == {"in place: generation failed: ValueError": 1}
-
-
-def test_an_in_place_run_runs_the_tests_its_sites_happened_in_once_each_in_the_order_met():
-    def probe(test):
-        return in_place.InPlaceProbe(0, test, "m", 1, "[]", "[]", "observed", "")
-
-    probes = [probe("tests/t.py::test_b (call)"), probe("tests/t.py::K::test_a[x (y)] (setup)"),
-              probe("tests/t.py::test_b (call)")]
-    assert in_place.in_place_tests(probes) == ("tests/t.py::test_b", "tests/t.py::K::test_a[x (y)]")

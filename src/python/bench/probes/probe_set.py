@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.probes._probe_calls import DREW as DRAWN
-from bench.probes.in_place import RECORDED_SITES, InPlaceProbe, in_place_tests
+from bench.probes.in_place import RECORDED_SITES, InPlaceProbe
 
-PROBE_VERSION = "24"
+PROBE_VERSION = "23"
 PER_TARGET = 150  # observed calls kept per target
 MAX_PROBES = 1200  # per task
 ROUNDS = 4
@@ -68,7 +68,7 @@ class ProbeSet:
     dropped: tuple[tuple[str, int], ...]  # (reason, inputs dropped for it)
     note: str = ""  # why the set is empty, when it is
     in_place: tuple[InPlaceProbe, ...] = ()
-    tests: tuple[str, ...] = ()  # the tests the in-place probes run: those their sites happened in (node ids)
+    tests: tuple[str, ...] = ()  # the test files the in-place probes run, as the recording ran them
 
     def to_json(self) -> dict:
         return {"task_id": self.task_id, "version": self.version, "note": self.note,
@@ -173,7 +173,7 @@ def build(spec, reference: Reference, scratch: Path, *, test_limits, replay_limi
     in_place = _in_place(spec, reference, probe_targets, recorded, unbuilt, scratch, replay_limits, dropped)
     note = "" if probes or in_place else _empty_note(probe_targets, recorded)
     return ProbeSet(spec.task_id, PROBE_VERSION, probe_targets, probes, tuple(sorted(dropped.items())), note,
-                    in_place, in_place_tests(in_place))
+                    in_place, tuple(spec.test_files) if in_place else ())
 
 
 def _in_place(spec, reference: Reference, targets, recorded, unbuilt, scratch: Path, limits, dropped: dict):
@@ -186,7 +186,7 @@ def _in_place(spec, reference: Reference, targets, recorded, unbuilt, scratch: P
     sites = [site for site in recorded.sites if targets[site[0]].module]
     sites += [site_of[item] for item in unbuilt if item in site_of]
     probes = in_place.candidates(targets, sites, dict(reference.sources), generate=generate, dropped=dropped)
-    return in_place.settle(reference, targets, probes, scratch, tests=in_place_tests(probes), limits=limits,
+    return in_place.settle(reference, targets, probes, scratch, tests=spec.test_files, limits=limits,
                            seconds_per_call=SECONDS_PER_CALL, source_files=spec.source_files, dropped=dropped,
                            drop_reason=_drop_reason)
 
