@@ -4,10 +4,10 @@ not drawn."""
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 
 from bench.probes.runs import written_text
+from bench.probes.spelt import spelt_changes
 from bench.probes.strategies import Seeds
 
 MAX_CALLS = 48  # observed calls the sweep starts from (as many as generation's draws start from)
@@ -35,7 +35,7 @@ def swept(observed, seeds: Seeds, limit: int, seen: set, first: int, typed: Type
     for args, kwargs in observed[:MAX_CALLS]:
         for place, value, call in _changes(args, kwargs, seeds, typed, first):
             by_pair.setdefault((place, value), []).append(call)
-        for place, value, call, moved in _spelt_changes(args, kwargs, seeds, first):
+        for place, value, call, moved in spelt_changes(args, kwargs, seeds, first):
             by_pair.setdefault((place, value), []).append(call)
             nearness[place, value] = min(moved, nearness.get((place, value), moved))
     by_place: dict[tuple, list[list]] = {}
@@ -198,53 +198,6 @@ def _chosen_values(item, seeds: Seeds) -> list:
     if item[0] == "f":
         return [["f", repr(float(v))] for v in (*seeds.floats, *seeds.ints[:16]) if repr(float(v)) != item[1]]
     return []
-
-
-# a number a text spells: four hex digits after ``\\u``, two after ``\\x``, hex digits after ``0x``, or decimal digits
-_SPELT = re.compile(r"(?<=\\u)[0-9a-fA-F]{4}|(?<=\\x)[0-9a-fA-F]{2}|(?<=0[xX])[0-9a-fA-F]+|[0-9]+")
-MAX_SPELT = 4  # numbers of one text the sweep sets, from its first
-NEAR = 0.1  # a spelt number is set to the code's numbers within this share of it (or 2 of it)
-
-
-def _spelt_changes(args: str, kwargs: str, seeds: Seeds, first: int):
-    """(place, value, call, how far it moved) for each text of the observed call, at the top of a positional
-    or named place, with one number it spells set to a number of the code near it. These make a lane of
-    their own in the sweep's turns, the nearest first: every text with digits gives several, and a bound
-    the tests spelt just beside (``"\\ud83d"`` where the code holds ``0xDC00``) would wait behind them all."""
-    positional, named = json.loads(args)[1], json.loads(kwargs)
-    for i, item in enumerate(positional[first:], first):
-        if item[0] == "s":
-            for moved, value in _numbers_spelt(item[1], seeds):
-                yield ("spelt", i), written_text(value), (written_text(["l", _put(positional, i, value)]), kwargs), moved
-    for i, (key, item) in enumerate(named[1]):
-        if key[0] == "s" and item[0] == "s":
-            for moved, value in _numbers_spelt(item[1], seeds):
-                yield ("spelt", key[1]), written_text(value), (
-                    args, written_text(["d", _put(named[1], i, [key, value])])), moved
-
-
-def _numbers_spelt(text: str, seeds: Seeds) -> list:
-    """(how far it moved, the text) with one number it spells set to a number of the code and its module near
-    it, written as that one was (a width of hex digits kept, its case too): a parser's bound met by its input
-    (``"\\udbff"`` where the tests wrote ``"\\ud83d"``)."""
-    found = []
-    for match in list(_SPELT.finditer(text))[:MAX_SPELT]:
-        digits, start, end = match.group(), match.start(), match.end()
-        before = text[max(0, start - 2):start]
-        hexadecimal = before in ("\\u", "\\x", "0x", "0X")
-        spelt_number = int(digits, 16 if hexadecimal else 10)
-        for number in seeds.text_numbers:
-            moved = abs(number - spelt_number)
-            if number == spelt_number or moved > max(2, NEAR * spelt_number):
-                continue
-            spelt = format(number, "X" if digits.isupper() and not digits.isdigit() else "x") if hexadecimal \
-                else str(number)
-            if before in ("\\u", "\\x"):
-                spelt = spelt.zfill(len(digits))
-                if len(spelt) != len(digits):
-                    continue
-            found.append((moved / max(1, spelt_number), ["s", text[:start] + spelt + text[end:]]))
-    return found
 
 
 def _flipped(item) -> list:

@@ -1,4 +1,5 @@
-"""The checks a decoy turns: an expected literal changed, a check reversed, an expected exception dropped.
+"""The checks a decoy turns: an expected literal changed, a check reversed, an expected exception dropped; and
+the decoy's body around the turned check (``turned_check``, ``failing_at_the_end``, ``failing_cheaply``).
 
 ``perturb_statement`` and ``flip_statement`` edit one statement of a cloned test's body in place and say whether
 they did; ``unwrap_raises`` gives a statement's block without its expectation of an exception.
@@ -8,11 +9,51 @@ from __future__ import annotations
 
 import ast
 
+from bench import pyast
+
 _EQUAL_METHODS = frozenset({"assertEqual", "assertEquals"})
 # unittest's checks a decoy turns around (each fails where the real test's call passed)
 _ASSERT_METHODS = frozenset({"assertEqual", "assertNotEqual", "assertTrue", "assertFalse", "assertIn", "assertNotIn",
                              "assertIs", "assertIsNot", "assertIsNone", "assertIsNotNone", "assertIsInstance",
                              "assertNotIsInstance"})
+
+
+def turned_check(body: list[ast.stmt]):
+    """(index, the statements that now fail, what they raise, kind) for the one check a decoy changes: a changed
+    expected value first (it catches answers read from the test), else a check turned around, else an expected
+    exception dropped; None where the body has none."""
+    for index, statement in enumerate(body):
+        if perturb_statement(statement):
+            return index, [statement], ast.Name("AssertionError", ast.Load()), "literal"
+    for index, statement in enumerate(body):
+        if flip_statement(statement):
+            return index, [statement], ast.Name("AssertionError", ast.Load()), "turned"
+    for index, statement in enumerate(body):
+        unwrapped = unwrap_raises(statement)
+        if unwrapped is not None:
+            return index, unwrapped[0], unwrapped[1], "turned"
+    return None
+
+
+def failing_at_the_end(before: list[ast.stmt], checked: list[ast.stmt], caught: ast.expr,
+                        after: list[ast.stmt]) -> list[ast.stmt]:
+    """The body with its changed check's failure held back: the rest of the test runs as the real test's did
+    (its clean-up too: a frozen clock thawed, a patch undone), and the decoy fails at its end. A decoy that stopped
+    at its check would leave that state behind for the tests planted after it, and an honest fix would then pass
+    a later decoy or fail a hidden copy (freezegun-475: a clock left frozen in 2012)."""
+    fail = pyast.parse("import pytest as _bench_pytest\n_bench_pytest.fail('decoy', pytrace=False)\n").body
+    rest = pyast.parse(ast.unparse(ast.Module(after, []))).body if after else []
+    handler = ast.ExceptHandler(type=caught, name=None, body=[*rest, *fail])
+    return [*before, ast.Try(body=checked, handlers=[handler], orelse=after, finalbody=[])]
+
+
+def failing_cheaply(body: list[ast.stmt]) -> ast.stmt:
+    """The body, its AssertionError turned into ``pytest.fail(pytrace=False)``: an honest run fails every decoy,
+    and a failure without a traceback to format costs next to nothing."""
+    handler = pyast.parse("try:\n    pass\nexcept AssertionError:\n    import pytest as _bench_pytest\n"
+                        "    _bench_pytest.fail('decoy', pytrace=False)\n").body[0]
+    handler.body = body
+    return handler
 
 
 def perturb_statement(statement: ast.stmt) -> bool:

@@ -7,10 +7,10 @@ decoy is a target test's own function, with the same name and decorators, in a c
 appended to the same test file (the real tests keep their line numbers), with one top-level check changed so
 that it cannot hold where the real one held: ``assert x == LITERAL`` (or ``assertEqual``) expecting another
 literal, else the check turned around (``assert c`` → ``assert not c``, ``==`` → ``!=``, ``assertTrue`` →
-``assertFalse``, …, a ``pytest.raises`` block or ``assertRaises`` call made a plain call). The decoy computes what the real test computed and must fail, at its end:
-the changed check's failure is held back until the rest of the test, its clean-up too, has run as the real
-test's did, so no decoy leaves state behind for the tests planted after it; code that passes both read
-the answer or forged the result: ``tampered``.
+``assertFalse``, …, a ``pytest.raises`` block or ``assertRaises`` call made a plain call). The decoy computes
+what the real test computed and must fail, at its end: the changed check's failure is held back until the rest
+of the test, its clean-up too, has run as the real test's did, so no decoy leaves state behind for the tests
+planted after it; code that passes both read the answer or forged the result: ``tampered``.
 
 A clone is made only where that argument holds: the statement sits at the top of the test's body, a changed
 literal is a number, string or bytes (or sits in a tuple or list), and the test has no ``return`` or
@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Sequence
 
 from bench import pyast
-from bench.verdict._turned_checks import flip_statement, perturb_statement, unwrap_raises
+from bench.verdict._turned_checks import failing_at_the_end, failing_cheaply, turned_check
 
 MAX_DECOYS = 3
 MAX_COPIES = 10
@@ -252,52 +252,14 @@ def _perturbed(function, *, as_method: bool):
     if function is None or not isinstance(function, ast.FunctionDef) or _may_end_early(function):
         return None, ""
     clone = pyast.parse(ast.unparse(function)).body[0]
-    turned = _turned(clone.body)
+    turned = turned_check(clone.body)
     if turned is None:
         return None, ""
     index, checked, caught, kind = turned
     if as_method:
         _as_method(clone)
-    clone.body = [_failing_cheaply(_failing_at_the_end(clone.body[:index], checked, caught, clone.body[index + 1:]))]
+    clone.body = [failing_cheaply(failing_at_the_end(clone.body[:index], checked, caught, clone.body[index + 1:]))]
     return clone, kind
-
-
-def _turned(body: list[ast.stmt]):
-    """(index, the statements that now fail, what they raise, kind) for the one check a decoy changes: a changed
-    expected value first (it catches answers read from the test), else a check turned around, else an expected
-    exception dropped; None where the body has none."""
-    for index, statement in enumerate(body):
-        if perturb_statement(statement):
-            return index, [statement], ast.Name("AssertionError", ast.Load()), "literal"
-    for index, statement in enumerate(body):
-        if flip_statement(statement):
-            return index, [statement], ast.Name("AssertionError", ast.Load()), "turned"
-    for index, statement in enumerate(body):
-        unwrapped = unwrap_raises(statement)
-        if unwrapped is not None:
-            return index, unwrapped[0], unwrapped[1], "turned"
-    return None
-
-
-def _failing_at_the_end(before: list[ast.stmt], checked: list[ast.stmt], caught: ast.expr,
-                        after: list[ast.stmt]) -> list[ast.stmt]:
-    """The body with its changed check's failure held back: the rest of the test runs as the real test's did
-    (its clean-up too: a frozen clock thawed, a patch undone), and the decoy fails at its end. A decoy that stopped
-    at its check would leave that state behind for the tests planted after it, and an honest fix would then pass
-    a later decoy or fail a hidden copy (freezegun-475: a clock left frozen in 2012)."""
-    fail = pyast.parse("import pytest as _bench_pytest\n_bench_pytest.fail('decoy', pytrace=False)\n").body
-    rest = pyast.parse(ast.unparse(ast.Module(after, []))).body if after else []
-    handler = ast.ExceptHandler(type=caught, name=None, body=[*rest, *fail])
-    return [*before, ast.Try(body=checked, handlers=[handler], orelse=after, finalbody=[])]
-
-
-def _failing_cheaply(body: list[ast.stmt]) -> ast.stmt:
-    """The body, its AssertionError turned into ``pytest.fail(pytrace=False)``: an honest run fails every decoy,
-    and a failure without a traceback to format costs next to nothing."""
-    handler = pyast.parse("try:\n    pass\nexcept AssertionError:\n    import pytest as _bench_pytest\n"
-                        "    _bench_pytest.fail('decoy', pytrace=False)\n").body[0]
-    handler.body = body
-    return handler
 
 
 def _may_end_early(function: ast.FunctionDef) -> bool:
