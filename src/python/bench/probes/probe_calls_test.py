@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import random
 
@@ -61,3 +62,22 @@ def test_a_live_arguments_public_attributes_are_written_before_its_private_ones(
     written = [key[1] for key, _ in calls._own_attributes(option, codec.make_codec()[0])]
     assert written[:6] == ["count", "hidden", "required", "show_default", "show_envvar", "type_name"]
     assert len(written) == calls.OWN_ATTRIBUTES == 48
+
+
+class _Offset(datetime.tzinfo):  # a tzinfo: object.__new__ refuses to make one
+    def __init__(self, name, minutes):
+        self.name, self.minutes = name, minutes
+
+    def __eq__(self, other):
+        return isinstance(other, _Offset) and self.name == other.name and self.minutes == other.minutes
+
+
+def test_a_twin_of_the_live_self_is_made_without_its_init_and_given_the_attributes_the_input_sets():
+    encode, decode = codec.make_codec()
+    live = _Offset("UTC", 0)
+    twin_alike = ["l", [["~"], ["~self", []]]]
+    longer = ["l", [["~"], ["~self", [[encode("minutes"), encode(60)]]]]]
+    for args_t, equal in ((twin_alike, True), (longer, False)):
+        answer = calls._live_call(_Offset.__eq__, [live, None], {}, args_t, ["d", []], decode, LOOSE, 5.0)
+        assert answer[:2] == ["return", ["b", equal]]
+    assert live.minutes == 0  # the twin's attribute is its own, the live self is left as it was

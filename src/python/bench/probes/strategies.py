@@ -98,6 +98,8 @@ def strategy_for(encoded, seeds: Seeds):
     if tag in ("l", "t", "d") and not encoded[1]:
         # an empty container the tests always pass empty (``kwargs={}``) also holds one or two plain values
         return st.one_of(st.just(encoded), _filled(tag, seeds))
+    if tag == "td" and len(encoded) == 4:
+        return st.sampled_from([encoded, *timedeltas_around(encoded)])
     if tag == "~" and len(encoded) > 1 and encoded[1]:
         # a live argument at an in-place site (bench.probes.in_place): one of its own attributes set anew
         return st.one_of(*[strategy_for(v, seeds).map(lambda x, k=k: ["~", [[k, x]]])
@@ -171,3 +173,23 @@ def texts_around(text: str, seeds: Seeds):
                     st.tuples(spot, literals).map(lambda v: text[:v[0]] + v[1] + text[v[0] + len(v[1]):]),
                     st.tuples(spot, literals).map(lambda v: text[:v[0]] + v[1] + text[v[0]:])]
     return st.one_of(*options)
+
+
+def timedeltas_around(item) -> list:
+    """A written timedelta made zero, turned negative and a minute longer: an offset or a step compared with
+    another of the same name, or of the same length; [] for anything else."""
+    import datetime
+
+    if item[0] != "td" or len(item) != 4:
+        return []
+    held = datetime.timedelta(days=item[1], seconds=item[2], microseconds=item[3])
+    try:
+        values = (datetime.timedelta(0), -held, held + datetime.timedelta(minutes=1))
+    except OverflowError:  # the least or the greatest timedelta
+        values = (datetime.timedelta(0),)
+    found = []
+    for value in values:
+        written = ["td", value.days, value.seconds, value.microseconds]
+        if value != held and written not in found:
+            found.append(written)
+    return found

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from bench.probes.runs import written_text
 from bench.probes.spelt import spelt_changes
-from bench.probes.strategies import Seeds
+from bench.probes.strategies import Seeds, timedeltas_around
 
 MAX_CALLS = 48  # observed calls the sweep starts from (as many as generation's draws start from)
 MAX_ITERATED_TEXT = 32  # a str longer than this is not also handed over as an iterator of its characters
@@ -70,10 +70,12 @@ def _changes(args: str, kwargs: str, seeds: Seeds, typed: Typed, first: int):
         if item[0] == "~" and len(item) > 1:
             for key, held in item[1]:
                 if key[0] == "s":
-                    chosen = typed_values(held, typed.kinds_at(i, key[1])) + _flipped(held) + _literals(held, seeds)
+                    chosen = (typed_values(held, typed.kinds_at(i, key[1])) + _flipped(held) + _literals(held, seeds)
+                              + timedeltas_around(held))
                     for value in chosen:
                         yield ("own", i, key[1]), written_text(value), (
                             written_text(["l", _put(positional, i, ["~", [[key, value]]])]), kwargs)
+    yield from _twins(positional, kwargs, seeds)
     for i, (key, item) in enumerate(named[1]):
         if key[0] == "s":
             for value in typed_values(item, typed.by_name.get(key[1], ())) + _chosen_values(item, seeds):
@@ -85,6 +87,26 @@ def _changes(args: str, kwargs: str, seeds: Seeds, typed: Typed, first: int):
             for value in [v for plain in typed_values(None, kinds) for v in [plain] + _flipped(plain)]:
                 yield ("named", name), written_text(value), (
                     args, written_text(["d", named[1] + [[["s", name], value]]]))
+
+
+def _twins(positional: list, kwargs: str, seeds: Seeds):
+    """The other side of a comparison the tests only ever gave None or a str: a written place of a call whose first
+    argument is live (a method's ``self`` at an in-place site) given a twin of it (``["~self", attributes]``,
+    made in the sandbox), alike and with one attribute of its own changed — two offsets of one name, two
+    fields of one key."""
+    if not positional or positional[0][0] != "~" or len(positional[0]) < 2:
+        return
+    changed = [[]] + [[[key, value]] for key, held in positional[0][1] if key[0] == "s"
+                      for value in _flipped(held) + _literals(held, seeds) + timedeltas_around(held) + _nudged(held)]
+    for i, item in enumerate(positional[1:], 1):
+        if item[0] in ("N", "s"):
+            for attributes in changed:
+                value = ["~self", attributes]
+                yield ("twin", i), written_text(value), (written_text(["l", _put(positional, i, value)]), kwargs)
+
+
+def _nudged(item) -> list:
+    return [["i", str(int(item[1]) + 1)]] if item[0] == "i" else []
 
 
 def _put(items: list, at: int, value) -> list:
@@ -169,7 +191,8 @@ def _chosen_values(item, seeds: Seeds) -> list:
     marker sits in its second cell); bytes also one byte short and empty
     (a message cut short); an int also as the float it equals (``next_power_of_two(1.0)``), as a half, set to
     each of the code's own constants and to its float constants (``kelvin < -1e-9`` where the tests pass -1);
-    a str set to each of the code's own str literals (``nested == "self"``, ``headers == "firstrow"``) and
+    a timedelta zero, turned negative and a minute longer (two offsets of one name); a str set to each of the
+    code's own str literals (``nested == "self"``, ``headers == "firstrow"``) and
     handed over as an iterator of its characters; bytes set to the code's own bytes literals and led by
     them; a flag turned over."""
     if item[0] in ("l", "t", "d"):
@@ -197,7 +220,7 @@ def _chosen_values(item, seeds: Seeds) -> list:
             ["f", repr(v)] for v in seeds.floats]
     if item[0] == "f":
         return [["f", repr(float(v))] for v in (*seeds.floats, *seeds.ints[:16]) if repr(float(v)) != item[1]]
-    return []
+    return timedeltas_around(item)
 
 
 def _flipped(item) -> list:

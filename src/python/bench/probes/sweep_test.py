@@ -122,3 +122,23 @@ def test_a_sequence_is_given_none_for_its_first_and_last_item_and_before_its_fir
     pair = ["t", [["i", "2"], ["i", "3"]]]
     assert text(["l", [pair, ["y", b"\x02\x01".hex()]]]) in calls
     assert text(["l", [pair, ["y", ""]]]) in calls
+
+
+def test_a_live_arguments_timedelta_is_made_zero_negative_and_a_minute_longer():
+    """parse's ``FixedTzOffset.__eq__``: two offsets of one name differ only in their timedelta; a rewrite that
+    joins the two comparisons with ``or`` answers them equal."""
+    other = ["~", [[["s", "_name"], ["s", "UTC+1"]], [["s", "_offset"], ["td", 0, 3600, 0]]]]
+    observed = [(text(["l", [["~"], other]]), text(["d", []]))]
+    calls = {a for a, _ in swept(observed, Seeds("UTC+1"), 40, set(observed), first=1)}
+    for offset in (["td", 0, 0, 0], ["td", -1, 82800, 0], ["td", 0, 3660, 0]):
+        assert text(["l", [["~"], ["~", [[["s", "_offset"], offset]]]]]) in calls
+
+
+def test_the_other_side_of_a_live_selfs_comparison_is_a_twin_of_it_alike_and_one_attribute_changed():
+    """parse's ``FixedTzOffset.__eq__`` is only ever given None and "spam" by the tests; a rewrite that joins
+    its two comparisons with ``or`` is told apart by an offset of the same name and another length."""
+    self_ = ["~", [[["s", "_name"], ["s", "UTC"]], [["s", "_offset"], ["td", 0, 0, 0]]]]
+    observed = [(text(["l", [self_, ["N"]]]), text(["d", []]))]
+    calls = {a for a, _ in swept(observed, Seeds("UTC"), 40, set(observed), first=1)}
+    assert text(["l", [self_, ["~self", []]]]) in calls
+    assert text(["l", [self_, ["~self", [[["s", "_offset"], ["td", 0, 60, 0]]]]]]) in calls
