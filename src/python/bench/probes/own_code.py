@@ -252,7 +252,7 @@ def _node(source: str, qualname: str):
     """The function's node in ``source``, or None: parsed once for all that generation reads of one target
     (each in-place site of a target asks again, and a module such as click's core is 100 KB). Read only."""
     try:
-        return function_node(pyast.parse(source).body, qualname.split("."))
+        return function_node(_module(source).body, qualname.split("."))
     except SyntaxError:
         return None
 

@@ -8,6 +8,7 @@ they did; ``unwrap_raises`` gives a statement's block without its expectation of
 from __future__ import annotations
 
 import ast
+import copy
 
 from bench import pyast
 
@@ -41,19 +42,20 @@ def failing_at_the_end(before: list[ast.stmt], checked: list[ast.stmt], caught: 
     (its clean-up too: a frozen clock thawed, a patch undone), and the decoy fails at its end. A decoy that stopped
     at its check would leave that state behind for the tests planted after it, and an honest fix would then pass
     a later decoy or fail a hidden copy (freezegun-475: a clock left frozen in 2012)."""
-    fail = pyast.parse("import pytest as _bench_pytest\n_bench_pytest.fail('decoy', pytrace=False)\n").body
-    rest = pyast.parse(ast.unparse(ast.Module(after, []))).body if after else []
-    handler = ast.ExceptHandler(type=caught, name=None, body=[*rest, *fail])
+    handler = ast.ExceptHandler(type=caught, name=None, body=[*copy.deepcopy(after), *_failed()])
     return [*before, ast.Try(body=checked, handlers=[handler], orelse=after, finalbody=[])]
 
 
 def failing_cheaply(body: list[ast.stmt]) -> ast.stmt:
     """The body, its AssertionError turned into ``pytest.fail(pytrace=False)``: an honest run fails every decoy,
     and a failure without a traceback to format costs next to nothing."""
-    handler = pyast.parse("try:\n    pass\nexcept AssertionError:\n    import pytest as _bench_pytest\n"
-                        "    _bench_pytest.fail('decoy', pytrace=False)\n").body[0]
-    handler.body = body
-    return handler
+    return ast.Try(body=body, handlers=[ast.ExceptHandler(type=ast.Name("AssertionError", ast.Load()), name=None,
+                                                          body=_failed())], orelse=[], finalbody=[])
+
+
+def _failed() -> list[ast.stmt]:
+    """``pytest.fail`` without a traceback: how a decoy fails."""
+    return pyast.parse("import pytest as _bench_pytest\n_bench_pytest.fail('decoy', pytrace=False)\n").body
 
 
 def perturb_statement(statement: ast.stmt) -> bool:
