@@ -192,15 +192,14 @@ def _answer(function, args, kwargs, loose, seconds):
         signal.setitimer(signal.ITIMER_REAL, 0)
     drew = [DREW] if _RANDOM_STATE(_RANDOM) != state else []
 
-    def each(value):
-        try:
-            return loose(value)
-        except Exception:  # noqa: BLE001 - whatever stops it being written whole
-            kind = type(value)
-            return ["?", kind.__module__ + ":" + kind.__qualname__, _own_attributes(value, loose)]
+    def otherwise(value):
+        kind = type(value)
+        return ["?", kind.__module__ + ":" + kind.__qualname__, _own_attributes(value, loose)]
 
     try:
-        return [outcome[0], each(outcome[1]), ["l", [each(a) for a in args]],
-                ["d", [[["s", k], each(v)] for k, v in sorted(kwargs.items())]]] + drew
+        names = sorted(kwargs)
+        written = loose.together([outcome[1], *args, *(kwargs[k] for k in names)], otherwise)
+        return [outcome[0], written[0], ["l", written[1:1 + len(args)]],
+                ["d", [[["s", k], v] for k, v in zip(names, written[1 + len(args):])]]] + drew
     except BaseException as exc:  # noqa: BLE001
         return ["unserialisable", outcome[0], type(exc).__name__]

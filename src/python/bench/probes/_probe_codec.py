@@ -43,6 +43,7 @@ def make_codec(loose=False):
 
     modules = sys.modules
     import importlib
+    import operator
     import types
 
     _type, _len, _repr, _str, _isinstance, _id = type, len, repr, str, isinstance, id
@@ -58,6 +59,9 @@ def make_codec(loose=False):
     found_by_name = {}  # class -> its importable name, once found
     globals_index = {}  # id of a value a module global holds -> (the value, the least module:name holding it)
     indexed = {}  # module name -> (the module, how many globals it had when indexed)
+    # sys.modules' names and values when last indexed, and their modules' dicts with the size of each then
+    last_walk = [(), (), (), ()]
+    _map, _zip, _is, _dict_len, _dict_values = map, zip, operator.is_, dict.__len__, dict.values
     _tuple, _min, module_type = tuple, min, types.ModuleType
     containers = {
         collections.OrderedDict: lambda v, sub: ["od", [[sub(k), sub(x)] for k, x in _dict_items(v)]],
@@ -81,6 +85,26 @@ def make_codec(loose=False):
         written as ``["@", n]``: the n-th of them met, counting in the order the walk enters them."""
         state = {"budget": MAX_NODES, "memo": {}, "entered": [], "open": set(), "hold": []}
         return walk(value, state, 0)
+
+    def encode_together(values, otherwise):
+        """The written forms of ``values`` as one walk numbers them: an object met in an earlier value is
+        ``["@", n]`` in a later one (a call's result, then the arguments it left: a method's ``self`` and the
+        context that holds it are written once, not once each). ``otherwise(value)`` stands for a value that
+        cannot be written; what its walk entered is forgotten, so the numbers do not hang on where it
+        stopped. Each value has a budget of its own."""
+        state = {"budget": MAX_NODES, "memo": {}, "entered": [], "open": set(), "hold": []}
+        written = []
+        for value in values:
+            state["budget"], mark = MAX_NODES, _len(state["entered"])
+            try:
+                written.append(walk(value, state, 0))
+            except Exception:  # noqa: BLE001 - whatever stops it being written whole
+                for key in state["entered"][mark:]:
+                    del state["memo"][key]
+                del state["entered"][mark:]
+                state["open"].clear()
+                written.append(otherwise(value))
+        return written
 
     def enter(v, state):
         number = _len(state["memo"])
@@ -244,6 +268,7 @@ def make_codec(loose=False):
         if held is not None:
             globals_index.clear()
             indexed.clear()
+            last_walk[0] = ()
         index_globals()
         held = globals_index.get(_id(v))
         if held is None or held[0] is not v:
@@ -252,11 +277,15 @@ def make_codec(loose=False):
 
     def index_globals():
         """Index the globals of every module not indexed yet or grown since; how many modules that was."""
-        count = 0
-        for module_name, module in _tuple(_dict_items(modules)):
+        names_now, values_now = _tuple(modules), _tuple(_dict_values(modules))
+        if unchanged(names_now, values_now):
+            return 0
+        count, dicts = 0, []
+        for module_name, module in _zip(names_now, values_now):
             if _type(module) is not module_type or _type(module_name) is not str:
                 continue
             names = _obj_get(module, "__dict__")
+            dicts.append(names)
             known = indexed.get(module_name)
             if known is not None and known[0] is module and known[1] == _len(names):
                 continue
@@ -269,7 +298,19 @@ def make_codec(loose=False):
                 earlier = globals_index.get(_id(x))
                 if earlier is None or earlier[0] is not x or name < earlier[1]:
                     globals_index[_id(x)] = (x, name)
+        last_walk[:] = [names_now, values_now, _tuple(dicts), _tuple(_map(_dict_len, dicts))]
         return count
+
+    def unchanged(names_now, values_now):
+        """True when no module entry was added, removed or replaced, and no indexed module's globals grew or
+        shrank, since the last walk: that walk would find nothing to index. Checked by identity and size
+        alone, in C (a candidate's object in sys.modules is never compared with its own ``__eq__``): the walk
+        runs before every in-place site and on every value the codec looks up by name, and in Python it cost
+        more than the calls it served."""
+        names, values, dicts, sizes = last_walk
+        return (_len(names) == _len(names_now) and _len(values) == _len(values_now)
+                and _all(_map(_is, names, names_now)) and _all(_map(_is, values, values_now))
+                and _tuple(_map(_dict_len, dicts)) == sizes)
 
     def still_holds(name, v):
         module_name, _, key = name.partition(":")
@@ -418,4 +459,5 @@ def make_codec(loose=False):
     # The in-place runtime indexes the module globals in the test process just before it forks a site's child,
     # so each child starts with the index warm instead of building it anew (about 10 ms with pytest loaded).
     encode.index_globals = index_globals
+    encode.together = encode_together
     return encode, decode

@@ -255,3 +255,50 @@ def runs_text(written) -> str:
     from bench.probes.runs import written_text
 
     return written_text(json.loads(json.dumps(written)))
+
+
+class _Compared:
+    """An entry of sys.modules that records being compared: the index must look at entries by identity only."""
+
+    compared = 0
+
+    def __eq__(self, other):
+        _Compared.compared += 1
+        return True
+
+    __hash__ = object.__hash__
+
+
+def test_a_module_entry_replaced_is_indexed_again_and_never_compared_by_its_own_eq(monkeypatch):
+    """The index skips its walk when no entry of sys.modules was added, removed or replaced and no module's
+    globals changed in number; a replaced entry is found by identity, never by an ``__eq__`` of its own (code
+    of the work dir can put any object in sys.modules)."""
+    import types
+
+    codec, _ = runtime.make_codec(loose=True)
+    monkeypatch.setitem(sys.modules, "bench_probe_codec_swapped", _Compared())
+    codec.index_globals()
+    assert codec.index_globals() == 0
+    swapped = types.ModuleType("bench_probe_codec_swapped")
+    swapped.MARK = object()
+    sys.modules["bench_probe_codec_swapped"] = swapped
+    assert codec.index_globals() == 1
+    assert codec(swapped.MARK) == ["g", "bench_probe_codec_swapped:MARK"]
+    assert _Compared.compared == 0
+
+
+def test_a_result_and_the_arguments_it_left_are_written_in_one_walk():
+    """``together``: an object met in an earlier value is a back reference in a later one (a method's ``self``
+    and the context holding it, written once); a value that cannot be written is what ``otherwise`` gives, and
+    what its walk entered before it stopped is forgotten, so the numbers after it are those without it."""
+    owner = Node("self")
+    context = Node("context", owner)
+    otherwise = lambda value: ["?", type(value).__name__]  # noqa: E731
+    written = encode.together([owner, context], otherwise)
+    assert written[0] == encode(owner)
+    assert written[1] == ["o", f"{__name__}:Node", [["value", ["s", "context"]], ["next", ["@", 0]]]]
+    shared = Node("shared")
+    refused = [Node("entered"), object()]  # enters a list and a node before it meets what it cannot write
+    after = encode.together([refused, [shared, shared]], otherwise)
+    assert after == [["?", "list"], encode([shared, shared])]
+    assert after[1][1][1] == ["@", 1]

@@ -32,7 +32,7 @@ from pathlib import Path
 from bench.probes._probe_calls import DREW as DRAWN
 from bench.probes.in_place import RECORDED_SITES, InPlaceProbe
 
-PROBE_VERSION = "23"
+PROBE_VERSION = "26"
 PER_TARGET = 150  # observed calls kept per target
 MAX_PROBES = 1200  # per task
 ROUNDS = 4
