@@ -81,3 +81,27 @@ def test_a_twin_of_the_live_self_is_made_without_its_init_and_given_the_attribut
         answer = calls._live_call(_Offset.__eq__, [live, None], {}, args_t, ["d", []], decode, LOOSE, 5.0)
         assert answer[:2] == ["return", ["b", equal]]
     assert live.minutes == 0  # the twin's attribute is its own, the live self is left as it was
+
+
+class _Holder:
+    def __init__(self, items):
+        self.items = items
+
+
+def test_what_a_call_left_in_its_arguments_is_written_after_a_return_and_not_after_a_raise():
+    """The arguments after a call are compared only when it returned (compare.agree), so only then written;
+    an object met in the result is a back reference in them, not written twice."""
+    def grow(holder, *, by):
+        holder.items.append(by)
+        return holder
+
+    def refuse(holder, *, by):
+        holder.items.append(by)
+        raise ValueError(by)
+
+    returned = calls._answer(grow, [_Holder([1])], {"by": 2}, LOOSE, 5.0)
+    assert returned[0] == "return" and returned[1] == LOOSE(_Holder([1, 2]))
+    assert returned[2] == ["l", [["@", 0]]] and returned[3] == ["d", [[["s", "by"], ["i", "2"]]]]
+    raised = calls._answer(refuse, [_Holder([1])], {"by": 3}, LOOSE, 5.0)
+    assert raised == ["raise", ["x", "builtins:ValueError", [["i", "3"]]], ["l", []], ["d", []]]
+    assert agree(_text(raised), _text(raised[:2] + [["l", [["i", "9"]]], ["d", []]]))
