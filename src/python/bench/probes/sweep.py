@@ -9,8 +9,10 @@ from dataclasses import dataclass, field
 from bench.probes.runs import written_text
 from bench.probes.spelt import spelt_changes
 from bench.probes.strategies import Seeds, timedeltas_around
+from bench.probes.whole_call import whole_changes
 
 MAX_CALLS = 48  # observed calls the sweep starts from (as many as generation's draws start from)
+MAX_WHOLE_CALLS = 4  # observed calls changed whole (bench.probes.whole_call): a few, not a share of every turn
 MAX_ITERATED_TEXT = 32  # a str longer than this is not also handed over as an iterator of its characters
 
 
@@ -32,8 +34,9 @@ def swept(observed, seeds: Seeds, limit: int, seen: set, first: int, typed: Type
     typed = typed or Typed()
     by_pair: dict[tuple, list] = {}  # (place, value) -> the calls that make that change, one per observed call
     nearness: dict[tuple, float] = {}  # (place, value) -> how far a number spelt in a text moved (the least first)
-    for args, kwargs in observed[:MAX_CALLS]:
-        for place, value, call in _changes(args, kwargs, seeds, typed, first):
+    for turn, (args, kwargs) in enumerate(observed[:MAX_CALLS]):
+        wholes = whole_changes(args, kwargs, first) if turn < MAX_WHOLE_CALLS else ()
+        for place, value, call in [*_changes(args, kwargs, seeds, typed, first), *wholes]:
             by_pair.setdefault((place, value), []).append(call)
         for place, value, call, moved in spelt_changes(args, kwargs, seeds, first):
             by_pair.setdefault((place, value), []).append(call)
