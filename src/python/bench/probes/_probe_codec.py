@@ -61,7 +61,8 @@ def make_codec(loose=False):
     indexed = {}  # module name -> (the module, how many globals it had when indexed)
     # sys.modules' names and values when last indexed, and their modules' dicts with the size of each then
     last_walk = [(), (), (), ()]
-    _map, _zip, _is, _dict_len, _dict_values = map, zip, operator.is_, dict.__len__, dict.values
+    _map, _zip, _is, _dict_len = map, zip, operator.is_, dict.__len__
+    _key, _value = operator.itemgetter(0), operator.itemgetter(1)
     _tuple, _min, module_type = tuple, min, types.ModuleType
     containers = {
         collections.OrderedDict: lambda v, sub: ["od", [[sub(k), sub(x)] for k, x in _dict_items(v)]],
@@ -277,7 +278,8 @@ def make_codec(loose=False):
 
     def index_globals():
         """Index the globals of every module not indexed yet or grown since; how many modules that was."""
-        names_now, values_now = _tuple(modules), _tuple(_dict_values(modules))
+        items = _tuple(_dict_items(modules))  # one snapshot: names and values taken apart from it, in C
+        names_now, values_now = _tuple(_map(_key, items)), _tuple(_map(_value, items))
         if unchanged(names_now, values_now):
             return 0
         count, dicts = 0, []

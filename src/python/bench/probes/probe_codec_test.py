@@ -270,9 +270,8 @@ class _Compared:
 
 
 def test_a_module_entry_replaced_is_indexed_again_and_never_compared_by_its_own_eq(monkeypatch):
-    """The index skips its walk when no entry of sys.modules was added, removed or replaced and no module's
-    globals changed in number; a replaced entry is found by identity, never by an ``__eq__`` of its own (code
-    of the work dir can put any object in sys.modules)."""
+    """A module entry replaced in sys.modules is indexed again, found by identity, never by an ``__eq__`` of
+    the object it replaced (code of the work dir can put any object in sys.modules)."""
     import types
 
     codec, _ = runtime.make_codec(loose=True)

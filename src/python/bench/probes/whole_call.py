@@ -9,7 +9,9 @@ Two classes the readings of surviving near misses named, each a call the tests c
 - **every number shifted below zero.** Intervals, times and coordinates mean the same moved together; moved
   below zero (each less the largest plus one), they pass a fix that starts a cursor at 0 or at an index
   (``subtract([(-11, -1)], [(-9, -8)])``).
-A live argument (``~``) is left as it is: only what was written is changed.
+Only a call written whole is changed so: an in-place site's call (a live argument, ``~``) has a few inputs, and
+those go to its places and its live arguments' own attributes (ttl_cache's clock set at the expiry lost its
+turn to these).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ def whole_changes(args: str, kwargs: str, first: int):
     """(place, value, call) for each whole-call change of the observed call ``(args, kwargs)``, its positional
     places before ``first`` (a method's ``self``) left alone."""
     positional, named = json.loads(args)[1], json.loads(kwargs)[1]
+    if any(item[0].startswith("~") for item in [*positional, *(value for _, value in named)]):
+        return  # an in-place site's call: its few inputs go to its live arguments' attributes and places
     for name, change in (("labels as numbers", _labels_as_numbers), ("shifted below zero", _shifted_below_zero)):
         rule = change([*positional[first:], *(value for _, value in named)])
         if rule is None:

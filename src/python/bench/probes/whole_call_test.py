@@ -27,11 +27,17 @@ def test_every_number_is_shifted_below_zero_together_and_keeps_its_type():
     assert calls["shifted below zero"] == (([(-11, -1), (-8.5, -8)],), {"step": -10})
 
 
-def test_a_dicts_keys_are_labels_and_a_live_argument_and_the_places_before_first_are_left_alone():
-    args = json.dumps(["l", [["~"], ["d", [[["s", "x"], ["i", "3"]]]], ["b", True]]])
+def test_a_dicts_keys_are_labels_and_the_places_before_first_are_left_alone():
+    args = json.dumps(["l", [["i", "7"], ["d", [[["s", "x"], ["i", "3"]]]], ["b", True]]])
     found = {place[1]: json.loads(a) for place, _, (a, _) in whole_changes(args, json.dumps(["d", []]), 1)}
-    assert found["labels as numbers"] == ["l", [["~"], ["d", [[["i", "1"], ["i", "3"]]]], ["b", True]]]
-    assert found["shifted below zero"] == ["l", [["~"], ["d", [[["s", "x"], ["i", "-1"]]]], ["b", True]]]
+    assert found["labels as numbers"] == ["l", [["i", "7"], ["d", [[["i", "1"], ["i", "3"]]]], ["b", True]]]
+    assert found["shifted below zero"] == ["l", [["i", "7"], ["d", [[["s", "x"], ["i", "-1"]]]], ["b", True]]]
+
+
+def test_an_in_place_sites_call_is_not_changed_whole():
+    """A site's few inputs go to its live arguments and places (bench.probes.in_place)."""
+    args = json.dumps(["l", [["~"], ["s", "a"], ["i", "3"]]])
+    assert list(whole_changes(args, json.dumps(["d", []]), 1)) == []
 
 
 def test_a_call_with_nothing_of_a_kind_gives_no_change_of_that_kind():
