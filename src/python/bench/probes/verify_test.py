@@ -17,12 +17,15 @@ PROBES = ProbeSet("t", "13", (ProbeTarget("m.py", "f", "m", 2, 0),),
                    Probe(0, '["l",[["i","5"]]]', '["d",[]]', "generated", RIGHT)), ())
 
 
-def scripted(monkeypatch, runs: dict):
-    """Each replay answers as ``runs`` says for its scratch folder's name."""
-    def answers(probe_set, reference, sources, tree: Path, limits, source_files):
+def scripted(monkeypatch, runs: dict, slower: dict | None = None):
+    """Each replay answers as ``runs`` says for its scratch folder's name (and notes in ``slower`` how much more
+    time a call had)."""
+    def answers(probe_set, reference, sources, tree: Path, limits, source_files, slower_by=1.0):
+        if slower is not None:
+            slower[tree.name] = slower_by
         return runs[tree.name], ""
 
-    monkeypatch.setattr(check, "_answers", answers)
+    monkeypatch.setattr(check, "_answers", lambda *args, slower=1.0: answers(*args, slower_by=slower))
 
 
 def run():
@@ -46,3 +49,15 @@ def test_a_divergence_that_repeats_names_its_probe(monkeypatch):
 def test_a_probe_the_reference_no_longer_answers_as_recorded_decides_nothing(monkeypatch, again):
     scripted(monkeypatch, {"verify": (RIGHT, WRONG), "again": again, "repeat": (RIGHT, WRONG)})
     assert run().status == "verified"
+
+
+def test_a_divergence_is_replayed_again_with_more_time_a_call(monkeypatch):
+    """business_days' reference answers ``add_business_days(date(2024, 3, 8), 0.5, …)`` by running to the last
+    date, 1.9 s of a call's 2: on a loaded machine the candidate's replay of that call timed out, and so did its
+    repeat with the same time. The repeat has REPEAT_SLOWER times as long; the first replay and the reference's
+    again keep the usual time."""
+    TIMEOUT = '["timeout"]'
+    slower: dict = {}
+    scripted(monkeypatch, {"verify": (RIGHT, TIMEOUT), "again": (RIGHT, RIGHT), "repeat": (RIGHT, RIGHT)}, slower)
+    assert run().status == "verified"
+    assert slower == {"verify": 1.0, "again": 1.0, "repeat": check.REPEAT_SLOWER} and check.REPEAT_SLOWER > 1
