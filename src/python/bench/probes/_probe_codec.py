@@ -84,8 +84,10 @@ def make_codec(loose=False):
     def encode(value):
         """The written form of ``value``. A list, dict, set or object met again (shared, or in a cycle) is
         written as ``["@", n]``: the n-th of them met, counting in the order the walk enters them."""
-        state = {"budget": MAX_NODES, "memo": {}, "entered": [], "open": set(), "hold": []}
-        return walk(value, state, 0)
+        return walk(value, new_state(), 0)
+
+    def new_state():
+        return {"budget": MAX_NODES, "memo": {}, "entered": [], "open": set(), "hold": []}
 
     def encode_together(values, otherwise):
         """The written forms of ``values`` as one walk numbers them: an object met in an earlier value is
@@ -93,8 +95,7 @@ def make_codec(loose=False):
         context that holds it are written once, not once each). ``otherwise(value)`` stands for a value that
         cannot be written; what its walk entered is forgotten, so the numbers do not hang on where it
         stopped. Each value has a budget of its own."""
-        state = {"budget": MAX_NODES, "memo": {}, "entered": [], "open": set(), "hold": []}
-        written = []
+        state, written = new_state(), []
         for value in values:
             state["budget"], mark = MAX_NODES, _len(state["entered"])
             try:

@@ -42,21 +42,11 @@ def whole_changes(args: str, kwargs: str, first: int):
             yield ("whole", name), call[0] + call[1], call
 
 
-def _atoms(item):
-    """The atoms written in ``item``, in order, live parts aside."""
-    tag = item[0]
-    if tag in ("s", "i", "f"):
-        yield item
-    elif tag in _LISTED:
-        for sub in item[1]:
-            yield from _atoms(sub)
-    elif tag in _PAIRED:
-        for key, value in item[1]:
-            yield from _atoms(key)
-            yield from _atoms(value)
-    elif tag == "o":
-        for _, value in item[2]:
-            yield from _atoms(value)
+def _atoms(item) -> list:
+    """The atoms written in ``item``, in the order :func:`_changed` meets them, live parts aside."""
+    found: list = []
+    _changed(item, lambda atom: found.append(atom) or atom)
+    return found
 
 
 def _changed(item, rule):
