@@ -1,6 +1,7 @@
 """What the probe runtime does at one call, inside the sandbox: name a call as a site, call a target with an
 input and write what it gave. Standard library only; copied beside ``_probe_runtime.py``, which imports it."""
 
+import _thread
 import itertools
 import json
 import os
@@ -8,6 +9,7 @@ import random
 import types
 
 _ITERATORS = (types.GeneratorType,)
+_GENERATOR_CONTEXTS = ("_GeneratorContextManager",)
 MAX_ITEMS = 1000  # items taken from a generator a target returns
 # The module-level generator behind random.choice, shuffle, sample…, bound when this file is imported (before any
 # code of the work dir): a call that moves its state drew on it, and what it gave is not a function of its input.
@@ -26,23 +28,62 @@ OWN_ATTRIBUTES = 48
 OWN_ATTRIBUTE_TEXT = 2000  # characters of one written attribute, at most
 
 
-def _own_attributes(value, encode):
-    """``[[name, written], …]``: the attributes in the instance dict of ``value`` that can be written, by name."""
-    try:
-        held = object.__getattribute__(value, "__dict__")
-    except Exception:  # noqa: BLE001 - no instance dict: nothing to vary
-        return []
-    if type(held) is not dict:
-        return []
+def _is_local(value) -> bool:
+    """Whether ``value`` is a ``threading.local``, whose attributes object's own access neither finds nor sets."""
+    return _thread._local in type.__getattribute__(type(value), "__mro__")
+
+
+def _setter(value):
+    return _thread._local.__setattr__ if _is_local(value) else object.__setattr__
+
+
+def _cut(value, name, written):
+    """``value``'s own list ``name`` cut to ``written``'s ``[start, stop]``: emptied, its first item alone, its
+    last alone (a hook with no implementations, or with only its ``tryfirst`` one)."""
+    whole = dict(_own_values(value)).get(name)
+    if type(whole) is not list:
+        raise TypeError(f"{name} is not a list of its own")
+    return list.__getitem__(whole, slice(written[1], written[2]))
+
+
+def _own_values(value) -> list:
+    """``[(name, value), …]``: what ``value`` holds in its instance dict (a thread's own, for a
+    ``threading.local``) and in the slots its classes declare (pluggy's ``HookCaller`` has no dict)."""
     found = []
-    names = sorted((k for k in dict.keys(held) if type(k) is str), key=lambda k: (k.startswith("_"), k))
-    for name in names[:4 * OWN_ATTRIBUTES]:
+    try:
+        held = (_thread._local if _is_local(value) else object).__getattribute__(value, "__dict__")
+    except Exception:  # noqa: BLE001 - no instance dict
+        held = None
+    if type(held) is dict:
+        found += [(k, dict.__getitem__(held, k)) for k in dict.keys(held) if type(k) is str]
+    for cls in type.__getattribute__(type(value), "__mro__"):
+        slots = type.__getattribute__(cls, "__dict__").get("__slots__", ())
+        for name in (slots,) if type(slots) is str else slots:
+            if type(name) is str and name not in ("__dict__", "__weakref__"):
+                try:
+                    found.append((name, object.__getattribute__(value, name)))
+                except Exception:  # noqa: BLE001 - a slot not set
+                    pass
+    return found
+
+
+def _own_attributes(value, encode):
+    """``[[name, written], …]``: the attributes of ``value``'s own (:func:`_own_values`) that can be written, by
+    name, public ones first."""
+    found = []
+    own = sorted(_own_values(value), key=lambda pair: (pair[0].startswith("_"), pair[0]))
+    for name, value_held in own[:4 * OWN_ATTRIBUTES]:
         try:
-            written = encode(dict.__getitem__(held, name))
+            written = encode(value_held)
         except Exception:  # noqa: BLE001 - an attribute that cannot be written stays as it is
-            continue
-        if len(json.dumps(written)) <= OWN_ATTRIBUTE_TEXT:
-            found.append([["s", name], written])
+            written = None
+        if written is None or len(json.dumps(written)) > OWN_ATTRIBUTE_TEXT:
+            if type(value_held) is not list or not list.__len__(value_held):
+                continue
+            # a list of what cannot be written whole (pluggy's hook implementations): named by its length, so
+            # an input can cut it in the sandbox (``["~cut", start, stop]``) without ever writing its items
+            written = ["~cut", 0, list.__len__(value_held)]
+        found.append([["s", name], written])
         if len(found) >= OWN_ATTRIBUTES:
             break
     return found
@@ -130,8 +171,10 @@ def _live_call(function, args, kwargs, args_t, kwargs_t, decode, loose, seconds)
     its own attributes (shallow), some set anew, made by its ``__new__`` alone (no ``__init__``) — the other side
     of a comparison that the tests only ever gave None or a str."""
     def live(value, item):
+        put = _setter(value)
         for name, written in item[1] if len(item) > 1 else ():
-            object.__setattr__(value, decode(name), decode(written))
+            key = decode(name)
+            put(value, key, _cut(value, key, written) if written[0] == "~cut" else decode(written))
         return value
 
     def twin(item):
@@ -168,6 +211,44 @@ class _Yielded(list):
     """What a generator or iterator returned by a target yielded (written as a list of the same name)."""
 
 
+class _YieldedFirst(list):
+    """The first :data:`MAX_ITEMS` items of a generator a target returned that yields more, an endless one too
+    (``daterange(start, None, step)``): compared on those, where the whole answer would be dropped."""
+
+
+class _Entered(list):
+    """What a ``@contextmanager`` function a target is gave when entered, as ``[value]``, and left at once: its
+    body runs only then, so the object it returns says nothing of what it does."""
+
+
+def _consumed(result):
+    """What a call's ``result`` is compared by: a generator by what it yields, a context manager made by
+    ``contextlib.contextmanager`` by what it gives when entered (then left as a ``with`` block that raised
+    nothing leaves it)."""
+    kind = type(result)
+    if kind in _ITERATORS or kind.__module__ == "builtins" and hasattr(kind, "__next__"):
+        items = list(itertools.islice(result, MAX_ITEMS + 1))  # what it yields is what it returns
+        return _Yielded(items) if len(items) <= MAX_ITEMS else _YieldedFirst(items[:MAX_ITEMS])
+    if kind.__module__ == "contextlib" and kind.__name__ in _GENERATOR_CONTEXTS:
+        entered = _Entered([result.__enter__()])
+        result.__exit__(None, None, None)
+        return entered
+    return result
+
+
+def _fixed_system_bytes():
+    """Make ``os.urandom`` (and the ``random`` module's copy, behind ``SystemRandom`` and ``secrets``) give the
+    same bytes at every probe call, from the call's start; return the two it replaced. A multipart body's
+    boundary, a ``uuid4`` and a token differed at every run of the reference, so the whole value holding one was
+    masked and never compared (requests' ``_encode_files``: every file part it wrote). The candidate's run of
+    the same call gets the same bytes; a fix drawing more or fewer of them than the reference where its answer
+    shows them diverges."""
+    fixed = random.Random(0)
+    replaced = os.urandom, getattr(random, "_urandom", os.urandom)
+    os.urandom = random._urandom = fixed.randbytes
+    return replaced
+
+
 def _answer(function, args, kwargs, loose, seconds):
     """Call ``function`` and write what it gave: ``[kind, value or exception, args after, kwargs after]`` (both
     empty after a raise), with a fifth element :data:`DREW` when the call moved the random module's generator,
@@ -177,19 +258,17 @@ def _answer(function, args, kwargs, loose, seconds):
     import signal
 
     state = _RANDOM_STATE(_RANDOM)
+    system_bytes = _fixed_system_bytes()
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        result = function(*args, **kwargs)
-        if type(result) in _ITERATORS or type(result).__module__ == "builtins" and hasattr(type(result), "__next__"):
-            items = list(itertools.islice(result, MAX_ITEMS + 1))  # what it yields is what it returns
-            result = _Yielded(items) if len(items) <= MAX_ITEMS else result
-        outcome = ["return", result]
+        outcome = ["return", _consumed(function(*args, **kwargs))]
     except _Timeout:
         return ["timeout"]
     except BaseException as exc:  # noqa: BLE001 - what it raises is part of what it does
         outcome = ["raise", exc]
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        os.urandom, random._urandom = system_bytes
     drew = [DREW] if _RANDOM_STATE(_RANDOM) != state else []
 
     def otherwise(value):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import json
 import random
+import threading
 
 from bench.probes import _probe_calls as calls
 from bench.probes import _probe_codec as codec
@@ -105,3 +106,89 @@ def test_what_a_call_left_in_its_arguments_is_written_after_a_return_and_not_aft
     raised = calls._answer(refuse, [_Holder([1])], {"by": 3}, LOOSE, 5.0)
     assert raised == ["raise", ["x", "builtins:ValueError", [["i", "3"]]], ["l", []], ["d", []]]
     assert agree(_text(raised), _text(raised[:2] + [["l", [["i", "9"]]], ["d", []]]))
+
+
+def test_an_endless_generator_is_compared_on_its_first_items_and_not_dropped():
+    """boltons' ``daterange(start, None, step=(0, 1, 0))`` never ends, and one of a day from 2017 to 2038 yields
+    more than a thousand dates: both were written as a bare generator, so no answer of theirs was compared."""
+    import itertools
+
+    def months(step):
+        return (n * step for n in itertools.count())
+
+    right, wrong = _answer(months, 2), _answer(months, 0)
+    assert right[0] == "return" and right[1][1].endswith("_probe_calls:_YieldedFirst")
+    assert len(right[1][2][1]) == calls.MAX_ITEMS
+    assert not agree(_text(right), _text(wrong))
+    short = _answer(lambda n: (i for i in range(n)), 3)
+    assert short[1][1].endswith(":_Yielded") and short[1][2] == ["l", [["i", "0"], ["i", "1"], ["i", "2"]]]
+
+
+def test_a_context_manager_function_is_compared_by_what_it_gives_when_entered():
+    """click's ``_nullpager`` is a ``@contextmanager``: calling it runs none of its body, and the object it
+    returns was all that was written, alike for a fix and a near miss that yields another ``color``."""
+    import contextlib
+
+    left = []
+
+    @contextlib.contextmanager
+    def pager(color):
+        yield ("stream", color)
+        left.append(color)
+
+    answer = _answer(pager, False)
+    assert answer[1][1].endswith(":_Entered") and answer[1][2] == ["l", [["t", [["s", "stream"], ["b", False]]]]]
+    assert left == [False]  # left again, as a ``with`` block that raised nothing leaves it
+    assert not agree(_text(answer), _text(_answer(pager, None)))
+
+
+def test_system_random_bytes_are_the_same_at_every_call_and_given_back_after_it():
+    """requests' multipart body carries a boundary from ``os.urandom``: it differed at every run of the
+    reference, so every body was masked; a fix writing the whole data dict into a part went uncompared."""
+    import os
+    import uuid
+
+    before = os.urandom
+    first, second = _answer(lambda: (os.urandom(8).hex(), str(uuid.uuid4()))), _answer(lambda: (
+        os.urandom(8).hex(), str(uuid.uuid4())))
+    assert first == second and first[0] == "return"
+    assert os.urandom is before and os.urandom(8) != os.urandom(8)
+
+
+class _Implementation:
+    """A hook implementation holding what no codec writes (a lock), called for its name."""
+
+    __slots__ = ("name", "lock")
+
+    def __init__(self, name):
+        self.name, self.lock = name, threading.Lock()
+
+    def __call__(self):
+        return self.name
+
+
+class _Hook:
+    __slots__ = ("name", "_implementations")
+
+    def __init__(self, implementations):
+        self.name, self._implementations = "h", implementations
+
+    def call_extra(self, extra):
+        return [f() for f in [*self._implementations, extra]]
+
+
+def test_a_live_list_that_cannot_be_written_is_named_by_its_length_and_cut_in_the_sandbox():
+    """pluggy's hook holds its implementations (functions of a test) in a list no codec writes; a fix reading
+    ``hookimpls[-1]`` fails only on a hook with none, so the list is cut where the hook lives (in the child
+    answering the site: the test's own hook is never touched)."""
+    def hook():
+        return _Hook([_Implementation("a"), _Implementation("b"), _Implementation("c")])
+
+    attributes = dict((name[1], written) for name, written in calls._own_attributes(hook(), codec.make_codec()[0]))
+    assert attributes["_implementations"] == ["~cut", 0, 3] and attributes["name"] == ["s", "h"]
+    for cut, expected in (([0, 0], ["x"]), ([0, 1], ["a", "x"]), ([2, 3], ["c", "x"])):
+        live = hook()
+        args = ["l", [["~", [[["s", "_implementations"], ["~cut", *cut]]]], ["~"]]]
+        answer = calls._live_call(_Hook.call_extra, [live, lambda: "x"], {}, args, ["d", []], codec.make_codec()[1],
+                                  LOOSE, 5.0)
+        assert answer[0] == "return" and answer[1] == ["l", [["s", text] for text in expected]]
