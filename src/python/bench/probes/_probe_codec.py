@@ -42,6 +42,7 @@ def make_codec(loose=False):
     import enum  # loaded by the interpreter's own start (re, signal): free
 
     modules = sys.modules
+    import _thread
     import importlib
     import operator
     import types
@@ -49,6 +50,9 @@ def make_codec(loose=False):
     _type, _len, _repr, _str, _isinstance, _id = type, len, repr, str, isinstance, id
     _dict_items, _tuple_get, _list_get = dict.items, tuple.__getitem__, list.__getitem__
     _tuple_len, _list_len, _obj_get = tuple.__len__, list.__len__, object.__getattribute__
+    # a ``threading.local`` keeps each thread's attributes where object's own access does not look (it finds an
+    # empty dict, and refuses to set one): filelock's lock context was written with none of its fields
+    _local, _local_get, _local_set = _thread._local, _thread._local.__getattribute__, _thread._local.__setattr__
     _int_str, _float_repr, _str_new, _bytes_hex = int.__repr__, float.__repr__, str.__str__, bytes.hex
     _isascii, _encode, _encode_error = str.isascii, str.encode, UnicodeEncodeError
     _dumps, _sorted, _range, _all, _next = json.dumps, sorted, range, all, next
@@ -222,7 +226,8 @@ def make_codec(loose=False):
     def attributes(v, t, sub):
         found = []
         try:
-            found = [[k, sub(x)] for k, x in _dict_items(_obj_get(v, "__dict__"))]
+            held = _local_get(v, "__dict__") if _local in _obj_get(t, "__mro__") else _obj_get(v, "__dict__")
+            found = [[k, sub(x)] for k, x in _dict_items(held)]
         except AttributeError:
             pass
         for cls in _obj_get(t, "__mro__"):
@@ -454,9 +459,10 @@ def make_codec(loose=False):
         raise Unserialisable("unknown tag " + _repr(tag))
 
     def restore(obj, state, back):
+        put = _local_set if _local in _obj_get(_type(obj), "__mro__") else object.__setattr__
         for name, value in state:
             if value != ["unset"]:
-                object.__setattr__(obj, name, back(value))
+                put(obj, name, back(value))
         return obj
 
     # The in-place runtime indexes the module globals in the test process just before it forks a site's child,

@@ -10,6 +10,7 @@ import enum
 import fractions
 import json
 import sys
+import threading
 from typing import NamedTuple
 
 import pytest
@@ -301,3 +302,17 @@ def test_a_result_and_the_arguments_it_left_are_written_in_one_walk():
     after = encode.together([refused, [shared, shared]], otherwise)
     assert after == [["?", "list"], encode([shared, shared])]
     assert after[1][1][1] == ["@", 1]
+
+
+class _LocalContext(threading.local):
+    def __init__(self, lock_file, lifetime=None):
+        self.lock_file, self.lifetime = lock_file, lifetime
+
+
+def test_a_thread_local_object_is_written_with_its_attributes_and_built_again():
+    """filelock's lock context is a ``threading.local``: object's own access finds an empty dict there, so
+    every lock was written with no ``lifetime``, and a fix defaulting it to True was compared by nothing."""
+    written = encode(_LocalContext("a.lock", 1.5))
+    assert written[2] == [["lock_file", ["s", "a.lock"]], ["lifetime", ["f", "1.5"]]]
+    made = decode(json.loads(json.dumps(written)))
+    assert type(made) is _LocalContext and (made.lock_file, made.lifetime) == ("a.lock", 1.5)
