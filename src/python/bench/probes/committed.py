@@ -5,13 +5,16 @@ A library task's probe set holds values observed in that library's tests, so it 
 in ``results/probes/sets/<task_id>.json.gz``, and a fresh machine replays it instead of building it again (on
 the main job's 67 tasks that building took a quarter of the scoring threads' time). It counts only while
 everything it was made from is the same: the certificate (which binds the spec, the lock and the image), the
-task's folder, the probe version and the Hypothesis version that generated its inputs; and only while its bytes
+task's folder, the probe version, the probe code's own text (:func:`probe_code_digest`: a change of generation
+that forgot the version never meets a set made before it) and the Hypothesis version that generated its inputs;
+and only while its bytes
 are those of the set the committed summary names. Otherwise the set is built again here, as it would be without
 one.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import zlib
 from pathlib import Path
@@ -28,7 +31,24 @@ def made_from(task_files_sha256: str, certificate_sha256: str) -> dict:
     import hypothesis
 
     return {"certificate_sha256": certificate_sha256, "task_files_sha256": task_files_sha256,
-            "probes": PROBE_VERSION, "hypothesis": hypothesis.__version__}
+            "probes": PROBE_VERSION, "hypothesis": hypothesis.__version__, "code": probe_code_digest()}
+
+
+@functools.lru_cache(maxsize=1)
+def probe_code_digest() -> str:
+    return code_digest(Path(__file__).resolve().parent)
+
+
+def code_digest(folder: Path) -> str:
+    """sha256 over the text of the modules of ``folder`` (tests aside), in name order: for the probe package,
+    the code that builds and replays a probe set."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in sorted(folder.glob("*.py")):
+        if not path.name.endswith("_test.py"):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def write(root: Path, probe_set: ProbeSet, inputs: dict) -> Path:

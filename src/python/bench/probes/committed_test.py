@@ -37,3 +37,13 @@ def test_writing_the_same_set_again_leaves_the_file_as_it_is(tmp_path):
     committed.write(tmp_path, changed, INPUTS)
     assert path.stat().st_mtime_ns != 1_000_000_000
     assert committed.read(tmp_path, "synthetic.one", INPUTS, changed.sha256) == changed
+
+
+def test_a_set_made_by_other_probe_code_is_not_taken_though_the_probe_version_is_the_same(tmp_path, monkeypatch):
+    """Probe versions 24 and 25 changed generation and kept the number 23: their ``bench probes`` took the
+    committed sets of version 23 again, and counted a kill their own generation no longer made."""
+    committed.write(tmp_path, PROBE_SET, INPUTS)
+    assert INPUTS["code"] == committed.probe_code_digest()
+    monkeypatch.setattr(committed, "probe_code_digest", lambda: "0" * 64)
+    now = committed.made_from("t" * 64, "c" * 64)
+    assert now["probes"] == INPUTS["probes"] and committed.read(tmp_path, "synthetic.one", now, PROBE_SET.sha256) is None

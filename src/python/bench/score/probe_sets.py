@@ -10,13 +10,13 @@ A candidate's check is cached by its source digest under the probe set's sha256.
 
 from __future__ import annotations
 
-import functools
 import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
+from bench.probes.committed import probe_code_digest
 from bench.probes.probe_set import PROBE_VERSION, ProbeSet, Reference
 from bench.probes.verify import Verification
 from bench.sandbox.cleanup import scratch_dir, tree_scratch
@@ -63,21 +63,6 @@ def cache_key(task: PreparedTask) -> dict:
             "hypothesis": hypothesis.__version__, "addresses": "fixed while recording", "code": probe_code_digest()}
 
 
-@functools.lru_cache(maxsize=1)
-def probe_code_digest() -> str:
-    return code_digest(Path(__file__).resolve().parent.parent / "probes")
-
-
-def code_digest(folder: Path) -> str:
-    """sha256 over the text of the modules of ``folder`` (tests aside), in name order: for the probe package,
-    the code that builds and replays a probe set."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    for path in sorted(folder.glob("*.py")):
-        if not path.name.endswith("_test.py"):
-            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
 
 
 def probe_set_for(task: PreparedTask, *, use_cache: bool = True) -> ProbeSet:

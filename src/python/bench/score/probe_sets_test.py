@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench.score.probe_sets import code_digest, probe_code_digest
+from bench.probes.committed import code_digest, probe_code_digest
 
 
 def test_a_probe_set_built_by_other_probe_code_is_never_taken_from_the_cache(tmp_path):
