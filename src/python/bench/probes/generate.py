@@ -36,12 +36,14 @@ from bench.probes.runs import written_text
 from bench.probes.strategies import Seeds, strategy_for, texts_around
 from bench.probes.sweep import Typed
 from bench.probes.sweep import swept as swept_calls
+from bench.probes.whole_call import whole_changes
 
 MAX_PER_TARGET = 200  # generated calls per target
 RENAMED_SHARE = 5  # one in this many renames a str wherever the call holds it, as many join two places
 SWEEP_SHARE = 3  # at most one in this many sets one place to a value chosen (bench.probes.sweep), for a target
 MAX_EXAMPLES_PER_TARGET = 600  # draws tried per target (duplicates of observed calls are dropped)
 MAX_SEEDS = 48  # observed calls a target's generation starts from, spread evenly over them
+MAX_WHOLE_CALLS = 4  # observed calls changed whole (bench.probes.whole_call), besides the limit: a few, no share
 EXTRA_CHARS = " -_.0aZ9é/"
 
 
@@ -67,22 +69,26 @@ def alphabet_of(calls: Sequence[str], ints: Sequence[int] = (), strings: Sequenc
 
 def generate(observed: Sequence[tuple[str, str]], *, method: bool, source: str = "", qualname: str = "",
              limit: int = MAX_PER_TARGET, elsewhere: Sequence[tuple[str, str]] = (),
-             turn: int = 0, sweep_share: int = SWEEP_SHARE) -> list[tuple[str, str]]:
+             turn: int = 0, sweep_share: int = SWEEP_SHARE, kin: Sequence[tuple[str, str]] = ()
+             ) -> list[tuple[str, str]]:
     """New (args, kwargs) calls of one target, from its observed ones (written form, JSON text), the values
     its other observed calls (``elsewhere``) put in the same places, and the constants of its code
     (``source``, the reference's text of its module); a method's first argument is never varied. ``turn``
     numbers the calls of one target generated around one at a time (in-place sites): the sweep of the n-th
     goes on where the one before left off, so fifteen sites ask fifteen shares of its questions, not one. The
-    sweep takes at most one in ``sweep_share`` of the calls; what it leaves goes to the draws."""
+    sweep takes at most one in ``sweep_share`` of the calls; what it leaves goes to the draws. ``kin`` are the
+    observed calls of the other targets of the same file, whose values the sweep also sets (same type, same
+    place). A few observed calls changed whole (:data:`MAX_WHOLE_CALLS`) come besides ``limit``: in its share
+    they took the places of draws that had found other wrong fixes."""
     # Hypothesis parses source of its own (a lambda's, to describe a strategy): one generation at a time in this
     # process, so a probe set built on one worker thread never breaks a parse on another (bench.pyast).
     with pyast.exclusive():
         return _generate(observed, method=method, source=source, qualname=qualname, limit=limit,
-                         elsewhere=elsewhere, turn=turn, sweep_share=sweep_share)
+                         elsewhere=elsewhere, turn=turn, sweep_share=sweep_share, kin=kin)
 
 
 def _generate(observed, *, method: bool, source: str, qualname: str, limit: int, elsewhere,
-              turn: int, sweep_share: int) -> list[tuple[str, str]]:
+              turn: int, sweep_share: int, kin) -> list[tuple[str, str]]:
     from hypothesis import strategies as st
 
     if not observed:
@@ -141,19 +147,30 @@ def _generate(observed, *, method: bool, source: str, qualname: str, limit: int,
             return None
         # a draw that changes nothing is the observed call again, which collecting drops
         return st.tuples(st.sampled_from(places), st.sampled_from(texts)).map(
-            lambda c: joined_call(positional, named, c[0], c[1]))
+            lambda c: joined_call(positional, named, c[0], ["s", c[1]]))
 
     seen = set(observed)
     share = max(2, limit // RENAMED_SHARE) if limit >= 4 else 0
     typed = Typed(types_of(source, qualname), *parameters) if source else None
     swept_share = max(share, limit // sweep_share)
     swept = swept_calls(observed, seeds, swept_share, seen, first=1 if method else 0, typed=typed,
-                        start=turn * swept_share)
+                        start=turn * swept_share, kin=slot_values(kin))
     renamed = _collect(observed, rename_strategy, share, seen)
     joined = _collect(observed, collision_strategy, share, seen)
     # what the sweep, renaming and joining did not use goes to the calls varied value by value
     found = _collect(observed, call_strategy, limit - len(swept) - len(renamed) - len(joined), seen)
-    return (found + swept + renamed + joined)[:limit]
+    return (found + swept + renamed + joined)[:limit] + _wholes(observed, seen, first=1 if method else 0)
+
+
+def _wholes(observed, seen: set, first: int) -> list:
+    """The whole-call changes (:mod:`bench.probes.whole_call`) of the first observed calls, not met before."""
+    found = []
+    for args, kwargs in observed[:MAX_WHOLE_CALLS]:
+        for _, _, call in whole_changes(args, kwargs, first):
+            if call not in seen:
+                seen.add(call)
+                found.append(call)
+    return found
 
 
 def _collect(observed, strategy_of, limit: int, seen: set) -> list:

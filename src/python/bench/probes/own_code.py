@@ -169,14 +169,33 @@ def checked_types_of(source: str, qualname: str) -> dict[str, tuple[str, ...]]:
         return {}
     spec = node.args
     aliases = _aliases(node, {a.arg for a in spec.posonlyargs + spec.args + spec.kwonlyargs})
+    unpacked = _unpacked(node, aliases)
     found: dict[str, list[str]] = {}
     for item in ast.walk(node):
-        checked = _checked(item, aliases)
-        if checked is not None:
-            name, kinds = checked
-            found.setdefault(name, [])
-            found[name] += [k for k in _type_names(kinds) if k not in found[name]]
+        for table in (aliases, unpacked):
+            checked = _checked(item, table)
+            if checked is not None:
+                name, kinds = checked
+                found.setdefault(name, [])
+                found[name] += [k for k in _type_names(kinds) if k not in found[name]]
     return {name: tuple(kinds) for name, kinds in found.items() if kinds}
+
+
+def _unpacked(node, aliases: dict[str, str]) -> dict[str, str]:
+    """Each local name unpacked from a parameter, by the item it is: ``y_step, m_step, d_step = step`` makes
+    ``d_step`` stand for ``"step[2]"``, so ``isinstance(d_step, timedelta)`` names a type the third item of a
+    ``step`` tuple is built to be (a check the whole ``step`` given as a timedelta never reaches)."""
+    import ast
+
+    found: dict[str, str] = {}
+    for item in ast.walk(node):
+        if isinstance(item, ast.Assign) and isinstance(item.value, ast.Name) and item.value.id in aliases \
+                and "." not in aliases[item.value.id]:
+            for target in item.targets:
+                for j, element in enumerate(target.elts if isinstance(target, (ast.Tuple, ast.List)) else ()):
+                    if isinstance(element, ast.Name):
+                        found.setdefault(element.id, f"{aliases[item.value.id]}[{j}]")
+    return found
 
 
 def _aliases(node, parameters: set[str]) -> dict[str, str]:

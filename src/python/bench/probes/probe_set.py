@@ -32,7 +32,7 @@ from pathlib import Path
 from bench.probes._probe_calls import DREW as DRAWN
 from bench.probes.in_place import RECORDED_SITES, InPlaceProbe
 
-PROBE_VERSION = "26"
+PROBE_VERSION = "27"
 PER_TARGET = 150  # observed calls kept per target
 MAX_PROBES = 1200  # per task
 ROUNDS = 4
@@ -155,8 +155,10 @@ def build(spec, reference: Reference, scratch: Path, *, test_limits, replay_limi
         observed = [(a, k) for i, a, k in recorded.inputs if i == index]
         inputs += [(index, a, k, "observed") for a, k in observed]
         source = dict(reference.sources).get(target.file, "")
+        kin = [(a, k) for i, a, k in recorded.inputs if i != index and _kin(probe_targets[i], target)]
         try:
-            generated = generate(observed, method="." in target.qualname, source=source, qualname=target.qualname)
+            generated = generate(observed, method="." in target.qualname, source=source, qualname=target.qualname,
+                                 kin=kin)
         except Exception as exc:  # noqa: BLE001 - Hypothesis refusing a shape costs this target its generated inputs
             dropped[f"generation failed: {type(exc).__name__}"] = dropped.get(
                 f"generation failed: {type(exc).__name__}", 0) + 1
@@ -174,6 +176,13 @@ def build(spec, reference: Reference, scratch: Path, *, test_limits, replay_limi
     note = "" if probes or in_place else _empty_note(probe_targets, recorded)
     return ProbeSet(spec.task_id, PROBE_VERSION, probe_targets, probes, tuple(sorted(dropped.items())), note,
                     in_place, tuple(spec.test_files) if in_place else ())
+
+
+def _kin(other: ProbeTarget, target: ProbeTarget) -> bool:
+    """Whether ``other``'s observed calls lend ``target`` their values (:func:`bench.probes.generate.generate`'s
+    ``kin``): two functions of one file, or two methods of one class, whose places mean alike more often than
+    not (a maze, a grid, a cache's key)."""
+    return other.file == target.file and other.qualname.rpartition(".")[0] == target.qualname.rpartition(".")[0]
 
 
 def _in_place(spec, reference: Reference, targets, recorded, unbuilt, scratch: Path, limits, dropped: dict):

@@ -11,6 +11,7 @@ from typing import Sequence
 from bench.probes.runs import written_text
 from bench.probes.strategies import MAX_POINTS, MAX_TEXT, Seeds, strategy_for
 
+_KEYED = ("d", "od")  # tags whose [key, value] pairs are the list at index 1: a dict, an OrderedDict
 MAX_ELSEWHERE = 16  # values one place of a target's calls holds across its observed calls, kept for others
 
 
@@ -110,21 +111,22 @@ def renamed_call(positional, named, old: str, new: str) -> tuple[str, str]:
     return written_text(["l", args]), written_text(rename(named))
 
 
-def places_of(positional, named) -> list[tuple]:
-    """Where a str or None sits in a call: ``(root, path, value)``, the root a position (``("p", i)``), a named
-    argument (``("k", i)``) or a live argument's own attribute (``("a", i, j)``), the path the indices down to
-    it through lists, tuples, dict values and the attributes of objects."""
+def places_of(positional, named, tags: tuple[str, ...] = ("s", "N")) -> list[tuple]:
+    """Where a value of one of the written ``tags`` (a str or None) sits in a call: ``(root, path, value)``, the
+    root a position (``("p", i)``), a named argument (``("k", i)``) or a live argument's own attribute
+    (``("a", i, j)``), the path the indices down to it through lists, tuples, dict values and the attributes of
+    objects."""
     found: list[tuple] = []
 
     def walk(e, root, path) -> None:
         if not isinstance(e, list) or not e or len(found) >= 4 * MAX_POINTS:
             return
-        if e[0] in ("s", "N") and len(e) <= 2:
+        if e[0] in tags and len(e) <= 2:
             found.append((root, tuple(path), e))
         elif e[0] in ("l", "t"):
             for i, item in enumerate(e[1][:MAX_POINTS]):
                 walk(item, root, path + [i])
-        elif e[0] == "d":
+        elif e[0] in _KEYED:
             for i, (_, value) in enumerate(e[1][:MAX_POINTS]):
                 walk(value, root, path + [i])
         elif e[0] == "o" and len(e) > 2:
@@ -149,25 +151,25 @@ def _put(e, path, value):
     at, rest = path[0], path[1:]
     if e[0] in ("l", "t"):
         return [e[0], [_put(x, rest, value) if i == at else x for i, x in enumerate(e[1])]]
-    if e[0] == "d":
-        return ["d", [[k, _put(v, rest, value)] if i == at else [k, v] for i, (k, v) in enumerate(e[1])]]
+    if e[0] in _KEYED:
+        return [e[0], [[k, _put(v, rest, value)] if i == at else [k, v] for i, (k, v) in enumerate(e[1])]]
     return ["o", e[1], [[k, _put(v, rest, value)] if i == at else [k, v] for i, (k, v) in enumerate(e[2])]]
 
 
-def joined_call(positional, named, place, text: str) -> tuple[str, str]:
-    """The call with the str or None at ``place`` made ``text``; a live argument carries just the attribute
+def joined_call(positional, named, place, value) -> tuple[str, str]:
+    """The call with the value at ``place`` made ``value`` (written); a live argument carries just the attribute
     changed."""
     root, path, _ = place
     args = []
     for i, item in enumerate(positional):
         if root[:2] == ("a", i):
-            name, value = item[1][root[2]]
-            args.append(["~", [[name, _put(value, path, ["s", text])]]])
+            name, held = item[1][root[2]]
+            args.append(["~", [[name, _put(held, path, value)]]])
         elif item[0] == "~":
             args.append(["~"])
         else:
-            args.append(_put(item, path, ["s", text]) if root == ("p", i) else item)
-    kwargs = [[k, _put(v, path, ["s", text]) if root == ("k", i) else v] for i, (k, v) in enumerate(named[1])]
+            args.append(_put(item, path, value) if root == ("p", i) else item)
+    kwargs = [[k, _put(v, path, value) if root == ("k", i) else v] for i, (k, v) in enumerate(named[1])]
     return written_text(["l", args]), written_text(["d", kwargs])
 
 

@@ -102,8 +102,9 @@ def strategy_for(encoded, seeds: Seeds):
         return st.sampled_from([encoded, *timedeltas_around(encoded)])
     if tag == "~" and len(encoded) > 1 and encoded[1]:
         # a live argument at an in-place site (bench.probes.in_place): one of its own attributes set anew
-        return st.one_of(*[strategy_for(v, seeds).map(lambda x, k=k: ["~", [[k, x]]])
-                           for k, v in encoded[1][:MAX_POINTS]])
+        drawn = [(k, v) for k, v in encoded[1][:MAX_POINTS] if v[0] != "~cut"]  # a live list: the sweep cuts it
+        if drawn:
+            return st.one_of(*[strategy_for(v, seeds).map(lambda x, k=k: ["~", [[k, x]]]) for k, v in drawn])
     return st.just(encoded)
 
 

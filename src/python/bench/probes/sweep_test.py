@@ -142,3 +142,86 @@ def test_the_other_side_of_a_live_selfs_comparison_is_a_twin_of_it_alike_and_one
     calls = {a for a, _ in swept(observed, Seeds("UTC"), 40, set(observed), first=1)}
     assert text(["l", [self_, ["~self", []]]]) in calls
     assert text(["l", [self_, ["~self", [[["s", "_offset"], ["td", 0, 60, 0]]]]]]) in calls
+
+
+def test_a_self_written_whole_has_its_bytes_led_by_the_codes_delimiter_as_a_live_one_has():
+    """h11's ReceiveBuffer is recorded whole (not live); a fix that searches for the line break from one past
+    the start is told apart only by a buffer that opens with it, and the sweep never reached its attributes."""
+    buffer = ["o", "h11._receivebuffer:ReceiveBuffer", [["_data", ["Y", b"a\r\n".hex()]],
+                                                        ["_next_line_search", ["i", "0"]]]]
+    observed = [(text(["l", [buffer]]), text(["d", []]))]
+    calls = {a for a, _ in swept(observed, Seeds("a", bytes_=(b"\r\n",)), 40, set(observed), first=1)}
+    led = ["o", buffer[1], [["_data", ["Y", b"\r\na\r\n".hex()]], ["_next_line_search", ["i", "0"]]]]
+    assert text(["l", [led]]) in calls
+
+
+def test_a_place_is_given_the_values_of_its_type_the_other_functions_of_its_file_were_given():
+    """grid_maze's ``reachable_count`` was only ever given mazes whose goal can be reached; ``shortest_path``'s
+    tests hold one whose goal cannot, and a fix counting from the goal differs only there."""
+    from bench.probes.relations import slot_values
+
+    observed = [(text(["l", [["l", [["s", "S.G"]]]]]), text(["d", []]))]
+    kin = slot_values([(text(["l", [["l", [["s", "S#G"]]]]]), text(["d", []])),
+                       (text(["l", [["i", "3"]]]), text(["d", []]))])
+    calls = {a for a, _ in swept(observed, Seeds("SG.#"), 40, set(observed), first=0, kin=kin)}
+    assert text(["l", [["l", [["s", "S#G"]]]]]) in calls
+    assert text(["l", [["i", "3"]]]) not in calls  # another type: not the same kind of place
+
+
+def test_a_dotted_text_is_shortened_by_a_part_and_by_two():
+    """semver_ranges' ``satisfies("0.5.0", "^0")``: the tests wrote ``^0.2.3``, and a bare major 0 is where
+    a fix taking the minor as always given fails."""
+    observed = [(text(["l", [["s", "0.3.0"], ["s", "^0.2.3"]]]), text(["d", []]))]
+    calls = {a for a, _ in swept(observed, Seeds("^0123."), 60, set(observed), first=0)}
+    assert text(["l", [["s", "0.3.0"], ["s", "^0"]]]) in calls
+    assert text(["l", [["s", "0.3.0"], ["s", "^0.2"]]]) in calls
+
+
+def test_a_list_of_dicts_and_a_dict_are_nested_in_themselves_one_level_deeper():
+    """tomlkit's ``item([{"a": [{"b": 1}]}])``: the tests nest a list of tables in a table only at the top."""
+    observed = [(text(["l", [["l", [["d", [[["s", "a"], ["i", "1"]]]]]], ["d", [[["s", "k"], ["s", "v"]]]]]]),
+                 text(["d", []]))]
+    calls = {a for a, _ in swept(observed, Seeds("akv"), 80, set(observed), first=0)}
+    inner = ["l", [["d", [[["s", "a"], ["i", "1"]]]]]]
+    deeper = ["l", [["d", [[["s", "a"], inner]]]]]
+    assert text(["l", [deeper, ["d", [[["s", "k"], ["s", "v"]]]]]]) in calls
+    own = ["d", [[["s", "k"], ["s", "v"]]]]
+    assert text(["l", [inner, ["d", [[["s", "k"], own]]]]]) in calls
+
+
+def test_a_grid_of_ints_is_blanked_but_for_its_first_and_last_row_and_column():
+    """sudoku_solver's fix builds its column sets over ``range(8)``: the tests' puzzles are decided without
+    row 8's givens, and a grid holding nothing but its last row is decided by them alone."""
+    grid = ["l", [["l", [["i", "1"], ["i", "0"], ["i", "2"]]], ["l", [["i", "0"], ["i", "3"], ["i", "0"]]],
+                  ["l", [["i", "4"], ["i", "0"], ["i", "5"]]]]]
+    observed = [(text(["l", [grid]]), text(["d", []]))]
+    calls = {a for a, _ in swept(observed, Seeds("0"), 80, set(observed), first=0)}
+    zero = ["i", "0"]
+    last_row = ["l", [["l", [zero, zero, zero]], ["l", [zero, zero, zero]], ["l", [["i", "4"], zero, ["i", "5"]]]]]
+    last_column = ["l", [["l", [zero, zero, ["i", "2"]]], ["l", [zero, zero, zero]], ["l", [zero, zero, ["i", "5"]]]]]
+    assert text(["l", [last_row]]) in calls and text(["l", [last_column]]) in calls
+
+
+def test_a_tuple_item_is_given_the_types_the_code_checks_the_name_it_is_unpacked_into_against():
+    """boltons' ``daterange`` unpacks ``y_step, m_step, d_step = step`` and checks ``isinstance(d_step,
+    timedelta)``: a fix checking ``step`` there differs only for a tuple whose day is a timedelta."""
+    from bench.probes.own_code import checked_types_of, parameters_of
+
+    source = ("from datetime import timedelta\n\ndef daterange(start, stop, step=1):\n"
+              "    try:\n        y_step, m_step, d_step = step\n    except TypeError:\n        d_step = step\n"
+              "    if isinstance(d_step, int):\n        return d_step\n"
+              "    elif isinstance(d_step, timedelta):\n        return d_step\n    raise ValueError(step)\n")
+    kinds = checked_types_of(source, "daterange")
+    assert kinds["step[2]"] == ("int", "timedelta") and "step[0]" not in kinds
+    typed = Typed(kinds, *parameters_of(source, "daterange"))
+    observed = [(text(["l", [["i", "1"], ["i", "5"]]]), text(["d", [[["s", "step"], ["t", [["i", "0"], ["i", "1"],
+                                                                                          ["i", "2"]]]]]]))]
+    calls = {k for _, k in swept(observed, Seeds("0"), 80, set(observed), first=0, typed=typed)}
+    assert text(["d", [[["s", "step"], ["t", [["i", "0"], ["i", "1"], ["td", 2, 0, 0]]]]]]) in calls
+
+
+def test_a_live_list_of_its_own_is_emptied_and_cut_to_its_first_and_its_last_item():
+    observed = [(text(["l", [["~", [[["s", "_hookimpls"], ["~cut", 0, 3]]]], ["~"]]]), text(["d", []]))]
+    calls = {a for a, _ in swept(observed, Seeds("x"), 40, set(observed), first=1)}
+    cuts = {json.dumps(json.loads(a)[1][0][1][0][1]) for a in calls if json.loads(a)[1][0][1]}
+    assert cuts >= {json.dumps(["~cut", 0, 0]), json.dumps(["~cut", 0, 1]), json.dumps(["~cut", 2, 3])}
