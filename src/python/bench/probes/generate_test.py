@@ -322,7 +322,7 @@ def test_every_constant_of_the_code_is_set_in_every_int_place_before_any_pair_re
     the same place of each of eight observed calls, and its budget ran out before 6 was tried in the weekday's
     place. Every (place, constant) pair now comes once before any comes twice."""
     from bench.probes.strategies import Seeds
-    from bench.probes.sweep import swept
+    from bench.probes.sweep import EQUAL_EVERY, swept
 
     source = ("def nth_weekday(year, month, weekday, n):\n"
               "    if not 0 <= weekday <= 6 or n == 0 or not -5 <= n <= 5:\n        raise ValueError(n)\n"
@@ -332,8 +332,9 @@ def test_every_constant_of_the_code_is_set_in_every_int_place_before_any_pair_re
     observed = [(text(["l", [["i", str(2020 + k)], ["i", str(1 + k)], ["i", str(k % 3)], ["i", "1"]]]),
                  text(["d", []])) for k in range(8)]
     pairs = {(i, v) for i in range(4) for v in ints}
-    # and each place's float and half, and the lane that makes two numbers equal: one place more, one slot a step
-    calls = swept(observed, seeds, (len(pairs) + 2 * 4) * 5 // 4 + 1, set(observed), first=0)
+    # and each place's float and half, besides the lane that makes two numbers equal (one call in EQUAL_EVERY)
+    calls = swept(observed, seeds, (len(pairs) + 2 * 4) * EQUAL_EVERY // (EQUAL_EVERY - 1) + 1, set(observed),
+                  first=0)
     met = {(i, value[1]) for args, _ in calls for i, value in enumerate(json.loads(args)[1])}
     assert {(2, "6"), (2, "7"), (3, "5"), (3, "6"), (3, "-5"), (3, "-6")} <= met
     weekday_six = [json.loads(a)[1] for a, _ in calls if json.loads(a)[1][2] == ["i", "6"]]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from bench.probes.equal_numbers import PLACE as EQUAL
 from bench.probes.equal_numbers import equal_number_changes
 from bench.probes.runs import written_text
 from bench.probes.spelt import spelt_changes
@@ -13,6 +14,7 @@ from bench.probes.strategies import Seeds, timedeltas_around
 
 MAX_CALLS = 48  # observed calls the sweep starts from (as many as generation's draws start from)
 MAX_ITERATED_TEXT = 32  # a str longer than this is not also handed over as an iterator of its characters
+EQUAL_EVERY = 4  # one call in this many makes two numbers equal (bench.probes.equal_numbers), at most
 
 
 def swept(observed, seeds: Seeds, limit: int, seen: set, first: int, typed: Typed | None = None,
@@ -44,13 +46,19 @@ def swept(observed, seeds: Seeds, limit: int, seen: set, first: int, typed: Type
         for place, value, call, moved in spelt_changes(args, kwargs, seeds, first):
             by_pair.setdefault((place, value), []).append(call)
             nearness[place, value] = min(moved, nearness.get((place, value), moved))
+    # Two numbers made equal are many changes of one lane (every number of a game of bowling set to every
+    # other): as one place among two they took half the turns and displaced the one-place changes that had
+    # found other wrong fixes, so they come one in EQUAL_EVERY at most, each once.
+    equal = [calls[0] for (place, _), calls in by_pair.items() if place == EQUAL]
     by_place: dict[tuple, list[list]] = {}
     for (place, _), calls in sorted(by_pair.items(), key=lambda pair: nearness.get(pair[0], 0.0)):
-        turn = len(by_place.setdefault(place, [])) % len(calls)
-        by_place[place].append(calls[turn:] + calls[:turn])
+        if place != EQUAL:
+            turn = len(by_place.setdefault(place, [])) % len(calls)
+            by_place[place].append(calls[turn:] + calls[:turn])
     rounds = max((len(calls) for calls in by_pair.values()), default=0)
-    order = [call for round_ in range(rounds) for call in _interleaved(
-        [[calls[round_] for calls in pairs if round_ < len(calls)] for pairs in by_place.values()])]
+    order = _every([call for round_ in range(rounds) for call in _interleaved(
+        [[calls[round_] for calls in pairs if round_ < len(calls)] for pairs in by_place.values()])],
+        equal, EQUAL_EVERY)
     if order:  # begun at ``start``: where the sweep of the same target's site before this one left off
         order = order[start % len(order):] + order[:start % len(order)]
     found: list = []
@@ -213,6 +221,16 @@ def _converted(item, tag):
     if tag in ("D", "Q") and have == "i":
         return ["D", item[1]] if tag == "D" else ["Q", item[1], "1"]
     return None
+
+
+def _every(main: list, extra: list, every: int) -> list:
+    """``main`` with one of ``extra`` after each ``every - 1`` of its own, the rest of ``extra`` after it."""
+    merged, extra = [], list(extra)
+    for n, call in enumerate(main, 1):
+        merged.append(call)
+        if n % (every - 1) == 0 and extra:
+            merged.append(extra.pop(0))
+    return merged + extra
 
 
 def _interleaved(lists: list[list]) -> list:
