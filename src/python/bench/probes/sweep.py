@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from bench.probes.chosen import chosen_values, cuts, flipped, literals, nudged, put
 from bench.probes.equal_numbers import PLACE as EQUAL
 from bench.probes.equal_numbers import equal_number_changes
 from bench.probes.runs import written_text
@@ -13,7 +14,6 @@ from bench.probes.spelt import spelt_changes
 from bench.probes.strategies import Seeds, timedeltas_around
 
 MAX_CALLS = 48  # observed calls the sweep starts from (as many as generation's draws start from)
-MAX_ITERATED_TEXT = 32  # a str longer than this is not also handed over as an iterator of its characters
 EQUAL_EVERY = 4  # one call in this many makes two numbers equal (bench.probes.equal_numbers), at most
 
 
@@ -76,20 +76,20 @@ def _changes(args: str, kwargs: str, seeds: Seeds, typed: Typed, first: int, kin
     positional, named = json.loads(args)[1], json.loads(kwargs)
     for i, item in enumerate(positional[first:], first):
         items = _typed_items(item, typed.names[i], typed) if i < len(typed.names) else []
-        for value in typed_values(item, typed.kinds_at(i)) + _chosen_values(item, seeds) + items:
-            yield ("at", i), written_text(value), (written_text(["l", _put(positional, i, value)]), kwargs)
+        for value in typed_values(item, typed.kinds_at(i)) + chosen_values(item, seeds) + items:
+            yield ("at", i), written_text(value), (written_text(["l", put(positional, i, value)]), kwargs)
         for value in kin.get(("p", i), ()):
             if value[0] == item[0] and value != item:
-                yield ("kin", i), written_text(value), (written_text(["l", _put(positional, i, value)]), kwargs)
+                yield ("kin", i), written_text(value), (written_text(["l", put(positional, i, value)]), kwargs)
     # an argument written whole (a method's ``self`` too): each attribute of its own swept as a place is, as a
     # live argument's are below (h11's ReceiveBuffer, its bytes led by the line break the code looks for)
     for i, item in enumerate(positional):
         if item[0] == "o" and len(item) > 2:
             for j, (name, held) in enumerate(item[2]):
-                for value in typed_values(held, typed.kinds_at(i, name)) + _chosen_values(held, seeds):
-                    changed = ["o", item[1], _put(item[2], j, [name, value])]
+                for value in typed_values(held, typed.kinds_at(i, name)) + chosen_values(held, seeds):
+                    changed = ["o", item[1], put(item[2], j, [name, value])]
                     yield ("attr", i, name), written_text(value), (
-                        written_text(["l", _put(positional, i, changed)]), kwargs)
+                        written_text(["l", put(positional, i, changed)]), kwargs)
     # a live argument (``self`` too): an attribute of its own the code checks, given a value of each type, and
     # a flag of its own turned over (an option built ``required=False`` in every test, asked once as required),
     # a str of its own set to each of the code's str literals, a list of its own that cannot be written cut
@@ -97,22 +97,22 @@ def _changes(args: str, kwargs: str, seeds: Seeds, typed: Typed, first: int, kin
         if item[0] == "~" and len(item) > 1:
             for key, held in item[1]:
                 if key[0] == "s":
-                    chosen = (typed_values(held, typed.kinds_at(i, key[1])) + _flipped(held) + _literals(held, seeds)
-                              + timedeltas_around(held) + _cuts(held))
+                    chosen = (typed_values(held, typed.kinds_at(i, key[1])) + flipped(held) + literals(held, seeds)
+                              + timedeltas_around(held) + cuts(held))
                     for value in chosen:
                         yield ("own", i, key[1]), written_text(value), (
-                            written_text(["l", _put(positional, i, ["~", [[key, value]]])]), kwargs)
+                            written_text(["l", put(positional, i, ["~", [[key, value]]])]), kwargs)
     yield from _twins(positional, kwargs, seeds)
     for i, (key, item) in enumerate(named[1]):
         if key[0] == "s":
-            for value in (typed_values(item, typed.by_name.get(key[1], ())) + _chosen_values(item, seeds)
+            for value in (typed_values(item, typed.by_name.get(key[1], ())) + chosen_values(item, seeds)
                           + _typed_items(item, key[1], typed)):
                 yield ("named", key[1]), written_text(value), (
-                    args, written_text(["d", _put(named[1], i, [key, value])]))
+                    args, written_text(["d", put(named[1], i, [key, value])]))
     given = set(typed.names[:len(positional)]) | {key[1] for key, _ in named[1] if key[0] == "s"}
     for name, kinds in sorted(typed.by_name.items()):
         if "." not in name and name not in given and name not in typed.names[:typed.positional_only]:
-            for value in [v for plain in typed_values(None, kinds) for v in [plain] + _flipped(plain)]:
+            for value in [v for plain in typed_values(None, kinds) for v in [plain] + flipped(plain)]:
                 yield ("named", name), written_text(value), (
                     args, written_text(["d", named[1] + [[["s", name], value]]]))
 
@@ -122,7 +122,7 @@ def _typed_items(item, name: str, typed: Typed) -> list:
     (``"step[2]"``: ``daterange(..., step=(0, 0, timedelta(days=1)))``)."""
     if item[0] not in ("t", "l"):
         return []
-    return [[item[0], _put(item[1], j, value)] for j, held in enumerate(item[1])
+    return [[item[0], put(item[1], j, value)] for j, held in enumerate(item[1])
             for value in typed_values(held, typed.by_name.get(f"{name}[{j}]", ()))]
 
 
@@ -134,29 +134,12 @@ def _twins(positional: list, kwargs: str, seeds: Seeds):
     if not positional or positional[0][0] != "~" or len(positional[0]) < 2:
         return
     changed = [[]] + [[[key, value]] for key, held in positional[0][1] if key[0] == "s"
-                      for value in _flipped(held) + _literals(held, seeds) + timedeltas_around(held) + _nudged(held)]
+                      for value in flipped(held) + literals(held, seeds) + timedeltas_around(held) + nudged(held)]
     for i, item in enumerate(positional[1:], 1):
         if item[0] in ("N", "s"):
             for attributes in changed:
                 value = ["~self", attributes]
-                yield ("twin", i), written_text(value), (written_text(["l", _put(positional, i, value)]), kwargs)
-
-
-def _cuts(held) -> list:
-    """A live list of what cannot be written (``["~cut", 0, n]``), cut in the sandbox: emptied, its first item
-    alone and its last alone. pluggy's ``call_extra`` on a hook with no implementations, or with only the
-    ``tryfirst`` one its list keeps last."""
-    if held[0] != "~cut" or held[2] < 1:
-        return []
-    return [["~cut", 0, 0]] + ([["~cut", 0, 1], ["~cut", held[2] - 1, held[2]]] if held[2] > 1 else [])
-
-
-def _nudged(item) -> list:
-    return [["i", str(int(item[1]) + 1)]] if item[0] == "i" else []
-
-
-def _put(items: list, at: int, value) -> list:
-    return items[:at] + [value] + items[at + 1:]
+                yield ("twin", i), written_text(value), (written_text(["l", put(positional, i, value)]), kwargs)
 
 
 @dataclass(frozen=True)
@@ -238,105 +221,3 @@ def _interleaved(lists: list[list]) -> list:
     return [item for round_ in range(max(map(len, lists), default=0)) for item in
             (chosen[round_] for chosen in lists if round_ < len(chosen))]
 
-
-def _chosen_values(item, seeds: Seeds) -> list:
-    """The values the sweep sets in a place holding ``item``: a sequence also as an iterator of its items,
-    without its last item and empty (generation keeps a sequence's length: a game one frame short, a hook
-    with no implementations), and so a dict (a call missing one of the arguments it names), and with None for
-    its first item, for its last (the sentinel ``next(it, None)`` gives) and before its first (a row whose
-    marker sits in its second cell), nested in itself one level deeper, and a grid of ints blanked but for one
-    edge; bytes also one byte short and empty
-    (a message cut short); an int also as the float it equals (``next_power_of_two(1.0)``), as a half, set to
-    each of the code's own constants and to its float constants (``kelvin < -1e-9`` where the tests pass -1)
-    and to its neighbours;
-    a timedelta zero, turned negative and a minute longer (two offsets of one name); a str set to each of the
-    code's own str literals (``nested == "self"``, ``headers == "firstrow"``), handed over as an iterator of
-    its characters and, when dotted, shortened by a part and by two (``"^0"``); bytes set to the code's own
-    bytes literals and led by them; a flag turned over."""
-    if item[0] in ("l", "t", "d"):
-        found = [["it", item[1]]] if item[0] == "l" else []
-        if item[1]:
-            found.append([item[0], item[1][:-1]])
-        if len(item[1]) > 1:
-            found.append([item[0], []])
-        if item[0] != "d" and item[1]:  # None where an item was (the sentinel of ``next(it, None)``), and before it
-            found += [[item[0], [["N"], *item[1][1:]]], [item[0], [*item[1][:-1], ["N"]]]][:len(item[1])]
-            found.append([item[0], [["N"], *item[1]]])
-        return found + _nested_deeper(item) + _edges_kept(item)
-    if item[0] == "b":
-        return _flipped(item)
-    if item[0] == "s":
-        characters = [["it", [["s", c] for c in item[1]]]] if len(item[1]) <= MAX_ITERATED_TEXT else []
-        return _literals(item, seeds) + characters + _dotted_shorter(item[1])
-    if item[0] in ("y", "Y"):
-        held = bytes.fromhex(item[1])
-        short = [[item[0], held[:-1].hex()]] if held else []  # a message cut short: one byte, or all of it
-        return _literals(item, seeds) + short + ([[item[0], ""]] if len(held) > 1 else [])
-    if item[0] == "i":
-        whole = [["f", repr(float(int(item[1])))]] if abs(int(item[1])) < 1 << 53 else []
-        # and last, its own neighbours: a length one past what a buffer holds, a count one short
-        neighbours = [["i", str(int(item[1]) + step)] for step in (1, -1)]
-        return whole + [["f", "0.5"]] + [["i", str(v)] for v in seeds.ints if str(v) != item[1]] + [
-            ["f", repr(v)] for v in seeds.floats] + neighbours
-    if item[0] == "f":
-        return [["f", repr(float(v))] for v in (*seeds.floats, *seeds.ints[:16]) if repr(float(v)) != item[1]]
-    return timedeltas_around(item)
-
-
-def _edges_kept(item) -> list:
-    """A grid of ints that holds 0 (a blank) with every cell blanked but those of its first row, of its last row,
-    of its first column and of its last column, in turn: an edge the code forgets (``range(8)`` over nine rows)
-    is told apart only where that edge alone decides, and the tests' grids are decided elsewhere too."""
-    rows = item[1]
-    if item[0] != "l" or len(rows) < 2 or any(row[0] != "l" or len(row[1]) != len(rows[0][1]) for row in rows):
-        return []
-    cells = [cell for row in rows for cell in row[1]]
-    if len(rows[0][1]) < 2 or any(cell[0] != "i" for cell in cells) or ["i", "0"] not in cells:
-        return []
-    last_row, last_column = len(rows) - 1, len(rows[0][1]) - 1
-    kept = (lambda r, c: r == 0, lambda r, c: r == last_row, lambda r, c: c == 0, lambda r, c: c == last_column)
-    return [["l", [["l", [cell if keep(r, c) else ["i", "0"] for c, cell in enumerate(row[1])]]
-                   for r, row in enumerate(rows)]] for keep in kept]
-
-
-def _nested_deeper(item) -> list:
-    """The structure one level deeper than the tests nest it: a sequence holding a dict, with that dict's first
-    value the sequence itself; a dict with its first value the dict itself. tomlkit's ``item([{"a": 1}])`` made
-    ``item([{"a": [{"a": 1}]}])``: an array of tables inside a table inside an array, where a fix handing the
-    key, not the table, down as the parent builds another kind of array."""
-    if item[0] in ("l", "t"):
-        for j, sub in enumerate(item[1]):
-            if sub[0] == "d" and sub[1]:
-                (key, _), *rest = sub[1]
-                return [[item[0], _put(item[1], j, ["d", [[key, item], *rest]])]]
-        return []
-    if item[0] == "d" and item[1]:
-        (key, _), *rest = item[1]
-        return [["d", [[key, item], *rest]]]
-    return []
-
-
-def _dotted_shorter(text: str) -> list:
-    """A dotted text with its last part dropped, and its last two: a version range with fewer parts (``"^0"``
-    where the tests wrote ``"^0.2.3"``), a dotted name one level up, a decimal without its fraction."""
-    found = []
-    while "." in text and len(found) < 2:
-        text = text.rsplit(".", 1)[0]
-        found.append(["s", text])
-    return found
-
-
-def _flipped(item) -> list:
-    return [["b", not item[1]]] if item[0] == "b" and isinstance(item[1], bool) else []
-
-
-def _literals(item, seeds: Seeds) -> list:
-    """A str set to each of the code's str literals; bytes set to each of its bytes literals, and led by it
-    (a line terminator at index 0)."""
-    if item[0] == "s":
-        return [["s", text] for text in seeds.strings if text != item[1]]
-    if item[0] in ("y", "Y"):
-        held = bytes.fromhex(item[1])
-        return [[item[0], value.hex()] for literal in seeds.bytes_ for value in (literal, literal + held)
-                if value != held]
-    return []
