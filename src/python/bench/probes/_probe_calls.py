@@ -6,6 +6,7 @@ import itertools
 import json
 import os
 import random
+import sys
 import types
 
 _ITERATORS = (types.GeneratorType,)
@@ -14,7 +15,8 @@ MAX_ITEMS = 1000  # items taken from a generator a target returns
 # The module-level generator behind random.choice, shuffle, sample…, bound when this file is imported (before any
 # code of the work dir): a call that moves its state drew on it, and what it gave is not a function of its input.
 _RANDOM, _RANDOM_STATE = random._inst, random.Random.getstate
-DREW = "random"  # the fifth element of an answer whose call drew on that generator
+DREW = "random"  # the last element of an answer whose call drew on that generator
+MAX_PRINTED = 4000  # characters of what a call printed to each stream, kept with the whole's length
 
 
 class _Timeout(BaseException):
@@ -37,10 +39,16 @@ def _setter(value):
     return _thread._local.__setattr__ if _is_local(value) else object.__setattr__
 
 
+# (id of the object, name) -> (the object, kept alive so that its id is never another's; its list as the site
+# had it before the first cut)
+_UNCUT: dict = {}
+
+
 def _cut(value, name, written):
-    """``value``'s own list ``name`` cut to ``written``'s ``[start, stop]``: emptied, its first item alone, its
-    last alone (a hook with no implementations, or with only its ``tryfirst`` one)."""
-    whole = dict(_own_values(value)).get(name)
+    """``value``'s own list ``name`` cut to ``written``'s ``[start, stop]``: emptied, one of its items alone (a
+    hook with no implementations, or with only its ``tryfirst`` one). Always cut from the list as the site had
+    it: an input after a cut would otherwise cut what the earlier one left (its one item, or nothing)."""
+    whole = _UNCUT.setdefault((id(value), name), (value, dict(_own_values(value)).get(name)))[1]
     if type(whole) is not list:
         raise TypeError(f"{name} is not a list of its own")
     return list.__getitem__(whole, slice(written[1], written[2]))
@@ -249,19 +257,47 @@ def _fixed_system_bytes():
     return replaced
 
 
+class _Printed:
+    """What a call writes to ``sys.stdout`` and ``sys.stderr``, a warning shown as its category and message
+    alone (the file and line a fix moves are left out): an answer element ``["printed", out, err, length of
+    out, length of err]`` where either holds something. click's commands tell of a deprecated option on
+    stderr and return nothing, and no answer held it."""
+
+    def __enter__(self):
+        import io
+        import warnings
+
+        self.saved = sys.stdout, sys.stderr, warnings.showwarning
+        sys.stdout, sys.stderr = self.out, self.err = io.StringIO(), io.StringIO()
+        warnings.showwarning = lambda message, category, *_, **__: self.err.write(
+            f"{category.__name__}: {message}\n")
+        return self
+
+    def __exit__(self, *exc):
+        import warnings
+
+        sys.stdout, sys.stderr, warnings.showwarning = self.saved
+
+    def written(self) -> list:
+        out, err = self.out.getvalue(), self.err.getvalue()
+        return [["printed", out[:MAX_PRINTED], err[:MAX_PRINTED], len(out), len(err)]] if out or err else []
+
+
 def _answer(function, args, kwargs, loose, seconds):
     """Call ``function`` and write what it gave: ``[kind, value or exception, args after, kwargs after]`` (both
-    empty after a raise), with a fifth element :data:`DREW` when the call moved the random module's generator,
-    or why there is no answer (``timeout``, ``unserialisable``). A value that cannot be written whole (a compiled
+    empty after a raise), then what it printed (:class:`_Printed`) where it printed, and last :data:`DREW` when
+    the call moved the random module's generator; or why there is no answer (``timeout``, ``unserialisable``). A value that cannot be written whole (a compiled
     pattern, an object holding a bound method) is written as ``["?", its type, the attributes of its own that
     can be written]``: compared by those, where it would otherwise drop the whole answer."""
     import signal
 
     state = _RANDOM_STATE(_RANDOM)
     system_bytes = _fixed_system_bytes()
+    printed = _Printed()
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        outcome = ["return", _consumed(function(*args, **kwargs))]
+        with printed:
+            outcome = ["return", _consumed(function(*args, **kwargs))]
     except _Timeout:
         return ["timeout"]
     except BaseException as exc:  # noqa: BLE001 - what it raises is part of what it does
@@ -269,7 +305,7 @@ def _answer(function, args, kwargs, loose, seconds):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         os.urandom, random._urandom = system_bytes
-    drew = [DREW] if _RANDOM_STATE(_RANDOM) != state else []
+    after = printed.written() + ([DREW] if _RANDOM_STATE(_RANDOM) != state else [])
 
     def otherwise(value):
         kind = type(value)
@@ -283,6 +319,6 @@ def _answer(function, args, kwargs, loose, seconds):
         written = loose.together([outcome[1], *left, *(kwargs[k] for k in names)], otherwise)
         args_after, kwargs_after = written[1:1 + len(left)], written[1 + len(left):]
         return [outcome[0], written[0], ["l", args_after],
-                ["d", [[["s", k], v] for k, v in zip(names, kwargs_after)]]] + drew
+                ["d", [[["s", k], v] for k, v in zip(names, kwargs_after)]]] + after
     except BaseException as exc:  # noqa: BLE001
         return ["unserialisable", outcome[0], type(exc).__name__]

@@ -40,6 +40,7 @@ class Unserialisable(Exception):
 def make_codec(loose=False):
     import collections
     import enum  # loaded by the interpreter's own start (re, signal): free
+    import io  # the same
 
     modules = sys.modules
     import _thread
@@ -75,7 +76,34 @@ def make_codec(loose=False):
                                                  [[sub(k), sub(x)] for k, x in _dict_items(v)]],
         collections.deque: lambda v, sub: ["dq", [sub(x) for x in collections.deque.__iter__(v)],
                                            sub(v.maxlen)],
+        # a file in memory by what was written to it and where it stands: a call given a file writes its
+        # answer there (click's ``UsageError.show(file)``), and an empty shell of one answered nothing
+        io.StringIO: lambda v, sub: stream("s", v, io.StringIO),
+        io.BytesIO: lambda v, sub: stream("b", v, io.BytesIO),
     }
+
+    text_wrapper, wrapper_buffer = io.TextIOWrapper, io.TextIOWrapper.buffer.__get__
+
+    def text_stream(v, t, state, sub):
+        """A text file over bytes in memory (click's test runner's stdout, ``TextIOWrapper(BytesIO())``) by its
+        class, encoding, error handler, bytes and own attributes: the encoding is what a call writing to it
+        must honour (a pager's ``get_best_encoding(stream)``), and a shell of one had none. Bytes in memory of
+        a class of their own (click's runner copies them to a second stream) are written as plain ones."""
+        if text_wrapper.closed.__get__(v):
+            raise Unserialisable("a closed stream")
+        enter(v, state)
+        text_wrapper.flush(v)  # what was written to it and still waits in its own buffer
+        return ["tw", reference(t), _str_new(text_wrapper.encoding.__get__(v)),
+                _str_new(text_wrapper.errors.__get__(v)), stream("b", wrapper_buffer(v), io.BytesIO),
+                attributes(v, t, sub)]
+
+    def stream(kind, v, t):
+        if t.closed.__get__(v):
+            raise Unserialisable("a closed stream")
+        held = t.getvalue(v)
+        if _len(held) > MAX_TEXT:
+            raise Unserialisable("a stream too long")
+        return ["io", kind, _str_new(held) if kind == "s" else _bytes_hex(held), t.tell(v)]
 
     def name_of(cls):
         return _str_new(_obj_get(cls, "__module__")) + ":" + _str_new(_obj_get(cls, "__qualname__"))
@@ -169,6 +197,8 @@ def make_codec(loose=False):
             return containers[t](v, sub)
         if t is range:
             return ["r", v.start, v.stop, v.step]
+        if _isinstance(v, text_wrapper) and _isinstance(wrapper_buffer(v), io.BytesIO):
+            return text_stream(v, t, state, sub)
         # A value of these types means its module is loaded already: found there, never imported for nothing.
         module_name = _obj_get(t, "__module__")
         if module_name in ("decimal", "_decimal", "_pydecimal", "fractions", "datetime"):
@@ -421,6 +451,18 @@ def make_codec(loose=False):
             for k, x in e[-1]:
                 made[back(k)] = back(x)
             return made
+        if tag == "io":
+            made = io.StringIO() if e[1] == "s" else io.BytesIO()
+            table.append(made)
+            made.write(e[2] if e[1] == "s" else bytes.fromhex(e[2]))
+            made.seek(e[3])
+            return made
+        if tag == "tw":
+            cls = resolve(e[1])
+            made = cls.__new__(cls)
+            table.append(made)
+            io.TextIOWrapper.__init__(made, back(e[4]), encoding=e[2], errors=e[3])
+            return restore(made, e[5], back)
         if tag == "r":
             return _range(e[1], e[2], e[3])
         if tag == "D":

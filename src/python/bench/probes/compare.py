@@ -9,7 +9,10 @@ An output is what ``_probe_runtime`` wrote for one input: ``["return", value, ar
   compared without regard to order, and everything else exactly, type included;
 - for a raise, the exception is the same: its class and its arguments (the message says which check failed:
   ``"must not start or end with a hyphen"`` and ``"disallowed hyphens in 3rd and 4th position"`` are the same
-  class). What the arguments hold after a raise is not compared.
+  class). What the arguments hold after a raise is not compared;
+- either way, what the call printed to stdout and stderr is the same (``["printed", out, err, lengths]`` after
+  the arguments, left out where it printed nothing; a warning as its category and message, without the file
+  and line a fix moves).
 
 Where the reference itself answers one input differently from run to run in some values only (a cache key
 carrying ``hash()`` of a type, an id, a timestamp inside an otherwise fixed result), :func:`masked` keeps the
@@ -33,18 +36,30 @@ def agree(expected: str, got: str) -> bool:
         return False
     if got == expected:  # the same canonical text: nothing to compare
         return True
-    want, have = json.loads(expected), json.loads(got)
-    if len(have) == 5 and have[4] == DRAWN:
+    want, have = with_printed(json.loads(expected)), with_printed(json.loads(got))
+    if len(have) == 6 and have[5] == DRAWN:
         # the candidate drew on the random module's generator where the reference did not (the reference's
         # probes that draw are never kept): what it gave is compared all the same
-        have = have[:4]
+        have = have[:5]
     if want[0] != have[0]:
         return False
-    if want[0] == "raise":  # the exception itself (class and arguments); what it left in the arguments is not
-        return len(have) == 4 and equal(want[1], have[1])
+    if want[0] == "raise":  # the exception (class, arguments) and what it printed, not what it left in the arguments
+        return len(have) == 5 and equal(want[1], have[1]) and equal(want[4], have[4])
     if want[0] == "return":
-        return len(have) == 4 and all(equal(a, b) for a, b in zip(want[1:], have[1:]))
+        return len(have) == 5 and all(equal(a, b) for a, b in zip(want[1:], have[1:]))
     return want == have
+
+
+NOTHING_PRINTED = ["printed", "", "", 0, 0]
+
+
+def with_printed(answer: list) -> list:
+    """A returned or raised answer with its printed element in place (:data:`NOTHING_PRINTED` where the call
+    printed nothing, which is left out when written): the two are compared alike whether or not either printed."""
+    if answer and answer[0] in ("return", "raise") and len(answer) >= 4 and (
+            len(answer) == 4 or answer[4] == DRAWN):
+        return answer[:4] + [NOTHING_PRINTED] + answer[4:]
+    return answer
 
 
 WILDCARD = ["*"]  # in an expected output only: a value the reference answers differently from run to run
@@ -56,12 +71,14 @@ def masked(first: str, second: str) -> str:
     """``first`` with every value where ``second`` differs from it replaced by :data:`WILDCARD` (the canonical
     text); "" when the two differ in kind or in the value returned or raised as a whole (nothing left to
     check). Keys, names and lengths are never masked: where they differ the whole container is."""
-    a, b = json.loads(first), json.loads(second)
+    a, b = with_printed(json.loads(first)), with_printed(json.loads(second))
     if a[0] != b[0] or a[0] not in ("return", "raise") or len(a) != len(b):
         return ""
     out = [a[0], *(_mask(x, y) for x, y in zip(a[1:], b[1:]))]
     if out[1] == WILDCARD:
         return ""
+    if out[4] == NOTHING_PRINTED:
+        del out[4]
     return json.dumps(out, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
@@ -190,12 +207,13 @@ def render_output(output: str) -> str:
     """An output as people read it: the value returned, the exception raised, or why there was none."""
     if not output:
         return "no answer (the replay stopped before this input)"
-    item = json.loads(output)
-    if item[0] == "return":
-        return render(item[1])
-    if item[0] == "raise":
-        return "raises " + render(item[1])
-    return " ".join(str(x) for x in item)
+    item = with_printed(json.loads(output))
+    if item[0] not in ("return", "raise"):
+        return " ".join(str(x) for x in item)
+    said = render(item[1]) if item[0] == "return" else "raises " + render(item[1])
+    _, out, err, *_ = item[4] if item[4] != WILDCARD else NOTHING_PRINTED
+    printed = [f"{name} {render(['s', text])}" for name, text in (("prints", out), ("writes to stderr", err)) if text]
+    return "; ".join([said, *printed])
 
 
 def render_call(qualname: str, args: str, kwargs: str) -> str:

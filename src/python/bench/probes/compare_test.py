@@ -79,3 +79,20 @@ def test_what_the_reference_answers_differently_each_run_is_masked_and_the_rest_
 ])
 def test_nothing_is_kept_where_the_whole_answer_varies(first, second):
     assert masked(first, second) == ""
+
+
+def test_what_the_reference_prints_differently_each_run_is_masked_and_what_it_never_prints_stays_unwritten():
+    from bench.probes.compare import NOTHING_PRINTED, masked, render_output
+
+    def text(answer):
+        return json.dumps(answer, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+    quiet = ["return", ["N"], ["l", []], ["d", []]]
+    assert masked(text(quiet), text(quiet)) == text(quiet)  # no printed element appears where none was written
+    first = quiet + [["printed", "took 0.1 s\n", "", 11, 0]]
+    second = quiet + [["printed", "took 0.2 s\n", "", 11, 0]]
+    kept = masked(text(first), text(second))
+    assert json.loads(kept)[4] == ["*"]
+    assert agree(kept, text(second)) and agree(kept, text(quiet + [NOTHING_PRINTED]))
+    shown = render_output(text(quiet + [["printed", "", "Warning: x\n", 0, 11]]))
+    assert shown == "None; writes to stderr 'Warning: x\\n'"

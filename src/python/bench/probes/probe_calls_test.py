@@ -192,3 +192,44 @@ def test_a_live_list_that_cannot_be_written_is_named_by_its_length_and_cut_in_th
         answer = calls._live_call(_Hook.call_extra, [live, lambda: "x"], {}, args, ["d", []], codec.make_codec()[1],
                                   LOOSE, 5.0)
         assert answer[0] == "return" and answer[1] == ["l", [["s", text] for text in expected]]
+
+
+def test_each_cut_of_a_live_list_is_made_from_the_list_as_the_site_had_it():
+    """A site's inputs are answered one after another on the same live objects. A cut that cut what the input
+    before it had left (one item, or none) could never leave the hook's middle implementation alone."""
+    live = _Hook([_Implementation("a"), _Implementation("b"), _Implementation("c")])
+    got = []
+    for cut in ([0, 0], [0, 1], [1, 2], [2, 3]):
+        args = ["l", [["~", [[["s", "_implementations"], ["~cut", *cut]]]], ["~"]]]
+        answer = calls._live_call(_Hook.call_extra, [live, lambda: "x"], {}, args, ["d", []], codec.make_codec()[1],
+                                  LOOSE, 5.0)
+        got.append([item[1] for item in answer[1][1]])
+    assert got == [["x"], ["a", "x"], ["b", "x"], ["c", "x"]]
+
+
+def test_what_a_call_prints_is_part_of_its_answer_and_a_warning_is_written_without_its_line():
+    """click's commands tell of a deprecated option on stderr and return nothing: a wrong fix that printed
+    ``[]`` in place of the warning, or warned where the option was never given, answered alike. A warning is
+    written by its category and message alone: a correct fix that moves the line it warns from must agree."""
+    import sys
+    import warnings
+
+    def noisy(option):
+        print("using", option)
+        warnings.warn(f"The option {option!r} is deprecated.", DeprecationWarning, stacklevel=1)
+        return None
+
+    stdout, stderr = sys.stdout, sys.stderr
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        answer = _answer(noisy, "x")
+    assert sys.stdout is stdout and sys.stderr is stderr
+    assert answer[:2] == ["return", ["N"]]
+    assert answer[4] == ["printed", "using x\n", "DeprecationWarning: The option 'x' is deprecated.\n", 8, 50]
+    quiet = _answer(lambda option: None, "x")
+    assert len(quiet) == 4  # nothing printed: nothing written, the answer as it was
+    assert not agree(_text(answer), _text(quiet)) and not agree(_text(quiet), _text(answer))
+    assert agree(_text(quiet), _text(quiet + ["random"]))
+    raised = _answer(lambda: (print("half"), 1 / 0))
+    assert raised[0] == "raise" and raised[4][1] == "half\n"
+    assert not agree(_text(raised), _text(raised[:4]))

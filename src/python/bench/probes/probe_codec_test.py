@@ -8,6 +8,7 @@ import datetime
 import decimal
 import enum
 import fractions
+import io
 import json
 import sys
 import threading
@@ -23,6 +24,10 @@ encode, decode = runtime.make_codec()
 class Point(NamedTuple):
     x: int
     y: int
+
+
+class NamedStream(io.TextIOWrapper):  # click's test runner names its streams so
+    pass
 
 
 class Node:
@@ -316,3 +321,52 @@ def test_a_thread_local_object_is_written_with_its_attributes_and_built_again():
     assert written[2] == [["lock_file", ["s", "a.lock"]], ["lifetime", ["f", "1.5"]]]
     made = decode(json.loads(json.dumps(written)))
     assert type(made) is _LocalContext and (made.lock_file, made.lifetime) == ("a.lock", 1.5)
+
+
+def test_a_file_in_memory_is_written_by_what_it_holds_and_where_it_stands_and_built_again():
+    """A call given a file writes its answer there: click's ``UsageError.show(file)``. Written as an object, a
+    ``StringIO`` held nothing (its text lives in no attribute) and was built again as an empty shell that
+    refused every write, so what such a call wrote was never compared."""
+    import io
+
+    text = io.StringIO()
+    text.write("Error: no such option\r\n")
+    text.seek(7)
+    data = io.BytesIO(b"\x00\x01")
+    written = encode([text, data, text])
+    assert written == ["l", [["io", "s", "Error: no such option\r\n", 7], ["io", "b", "0001", 0], ["@", 1]]]
+    made = decode(written)
+    assert made[0].getvalue() == "Error: no such option\r\n" and made[0].tell() == 7 and made[2] is made[0]
+    assert made[1].read() == b"\x00\x01"
+    made[0].write("X")  # a file that takes writes, not a shell
+    assert made[0].getvalue().startswith("Error: X")
+    data.close()
+    with pytest.raises(runtime.Unserialisable, match="closed"):
+        encode(data)
+
+
+def test_a_text_file_over_bytes_is_written_with_its_encoding_and_built_again_as_one():
+    """click's pager writes to its stream in ``get_best_encoding(stream)``: a wrong fix asked the colour flag
+    instead and always wrote UTF-8. The tests' streams were all UTF-8, and written as shells they had no
+    encoding at all; the sweep now gives such a file another encoding."""
+    import io
+
+    from bench.probes.chosen import chosen_values
+    from bench.probes.strategies import Seeds
+
+    stream = NamedStream(io.BytesIO(), encoding="utf-8")
+    stream.mode = "w"
+    stream.write("é")
+    written = encode(stream)
+    assert written[0] == "tw" and written[2:5] == ["utf-8", "strict", ["io", "b", "c3a9", 2]]
+    assert written[5] == [["mode", ["s", "w"]]]
+    made = decode(written)
+    assert type(made) is NamedStream and made.encoding == "utf-8" and made.mode == "w"
+    latin = decode(chosen_values(written, Seeds(""))[0])
+    latin.write("é")
+    latin.flush()
+    assert latin.encoding == "latin-1" and latin.buffer.getvalue() == b"\xc3\xa9\xe9"
+    shut = io.TextIOWrapper(io.BytesIO())
+    shut.close()
+    with pytest.raises(runtime.Unserialisable, match="closed"):
+        encode(shut)
