@@ -95,12 +95,16 @@ def record(argv):
     out = _channel("probes", "w")
     targets = [(t[0], t[1]) for t in config["targets"]]
     per_target, per_target_sites = config["per_target"], config.get("sites_per_target", 0)
+    # the tests the reference change is about (a task's fail_to_pass): their sites are named past the cap
+    preferred, preferred_sites = set(config.get("preferred_tests", ())), config.get("preferred_sites", 0)
     seen, kept, counts, sited, calls, occurrences = set(), {}, {}, {}, {}, {}
 
     def observe(index, module, function, args, kwargs):
         tally = counts.setdefault(index, [0, 0, module.__name__, ""])
         tally[0] += 1
-        if kept.get(index, 0) >= per_target or tally[0] > 20 * per_target:
+        named = sited.get((index, "preferred"), 0) < preferred_sites and os.environ.get(
+            "PYTEST_CURRENT_TEST", "").rpartition(" (")[0] in preferred
+        if (kept.get(index, 0) >= per_target or tally[0] > 20 * per_target) and not named:
             # enough of this target: not written, not counted as skipped, and not named as a site either (no
             # later call of it is written, so its place among them is nobody's concern): a target a test calls
             # a million times costs a count each time after that
@@ -112,8 +116,9 @@ def record(argv):
         except Exception as exc:  # noqa: BLE001 - anything that cannot be written is skipped and counted
             tally[1] += 1
             tally[3] = tally[3] or (str(exc) if isinstance(exc, Unserialisable) else type(exc).__name__)
-            if site is not None and sited.get(index, 0) < per_target_sites:
-                sited[index] = sited.get(index, 0) + 1
+            if site is not None and (sited.get(index, 0) < per_target_sites or named):
+                key = (index, "preferred") if sited.get(index, 0) >= per_target_sites else index
+                sited[key] = sited.get(key, 0) + 1
                 site = written(index, site, args, kwargs)
                 out.write(json.dumps(["site", index] + site, sort_keys=True) + "\n")
         else:
@@ -139,12 +144,12 @@ def record(argv):
     return _pytest(argv)
 
 
-def _pytest(argv):
+def _pytest(argv, plugins=()):
     sys.argv = [argv[0]]
     sys.path[0] = os.getcwd()
     import pytest
 
-    return int(pytest.main(argv[1:]))
+    return int(pytest.main(argv[1:], plugins=list(plugins)))
 
 
 def _wrap_targets(targets, observe, counts):
@@ -367,7 +372,21 @@ def in_place(argv):
             exit_now(0)  # every site answered (each line already written, unbuffered): the rest of the tests can go
 
     _wrap_targets(targets, observe, {})
-    return _pytest(argv)
+    return _pytest(argv, plugins=[_OnlyTests({test.rpartition(" (")[0] for _, test in tests})])
+
+
+class _OnlyTests:
+    """Runs only the tests that hold a site, in their own order (the others deselected, as ``-k`` does): the
+    tests between two sites cost the run their time and answer nothing. The reference's answers are made the
+    same way, so what a site's live objects hold is what it was when its answers were recorded."""
+
+    def __init__(self, wanted):
+        self.wanted = wanted
+
+    def pytest_collection_modifyitems(self, config, items):
+        kept = [item for item in items if item.nodeid in self.wanted]
+        config.hook.pytest_deselected(items=[item for item in items if item.nodeid not in self.wanted])
+        items[:] = kept
 
 
 def _one(function, args, kwargs, loose, decode, seconds):

@@ -27,16 +27,19 @@ unanswered, which is a divergence: the tier holds only what the candidate did on
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 SITES_PER_TARGET = 16  # sites probed per target, spread over the recorded ones
-INPUTS_PER_SITE = 32  # generated inputs per site, besides the observed call
+INPUTS_PER_SITE = 32  # generated inputs per site, besides the observed call, where a target has its full sites
+MAX_INPUTS_PER_SITE = 128  # where it has fewer, its sites share out what the full count would have had, to this
 # At most one in this many of a site's inputs comes from the sweep: the sites of a target share its questions
 # out, so a fifth of each asks many in all, and a site's few inputs are not all taken from its draws.
 SITE_SWEEP_SHARE = 5
 MAX_IN_PLACE = 1500  # in-place inputs per task
 RECORDED_SITES = 200  # sites the recorder names per target
+PREFERRED_SITES = 50  # and past those, in the tests the change is about (fail_to_pass)
 
 
 @dataclass(frozen=True)
@@ -59,19 +62,21 @@ class InPlaceProbe:
                 self.expected]
 
 
-def candidates(targets, recorded_sites, sources: dict, *, generate, dropped: dict | None = None) -> list[InPlaceProbe]:
-    """The inputs of the chosen sites, unanswered yet: each site's observed call and the calls generated
-    around it, at most :data:`MAX_IN_PLACE` in all. A site whose generation fails (Hypothesis refusing a
-    shape) keeps its observed call; the failure is counted in ``dropped``."""
+def candidates(targets, recorded_sites, sources: dict, *, generate, dropped: dict | None = None,
+               preferred: Sequence[str] = ()) -> list[InPlaceProbe]:
+    """The inputs of the chosen sites (:func:`chosen_sites`), unanswered yet: each site's observed call and the
+    calls generated around it, at most :data:`MAX_IN_PLACE` in all. A site whose generation fails (Hypothesis
+    refusing a shape) keeps its observed call; the failure is counted in ``dropped``."""
     by_target: dict[int, list] = {}
     for site in recorded_sites:
         by_target.setdefault(site[0], []).append(site)
     found: list[InPlaceProbe] = []
     for index, sites in sorted(by_target.items()):
-        step = max(1, -(-len(sites) // SITES_PER_TARGET))
         target = targets[index]
         elsewhere = [(site[4], site[5]) for site in sites]
-        for turn, (_, test, mark, occurrence, args, kwargs) in enumerate(sites[::step][:SITES_PER_TARGET]):
+        chosen = chosen_sites(sites, set(preferred))
+        inputs = site_inputs(len(chosen))
+        for turn, (_, test, mark, occurrence, args, kwargs) in enumerate(chosen):
             live_args, live_kwargs = _all_live(args), _all_live(kwargs)
             found.append(InPlaceProbe(index, test, mark, occurrence, live_args, live_kwargs, "observed", ""))
             if (args, kwargs) == (live_args, live_kwargs):
@@ -79,7 +84,7 @@ def candidates(targets, recorded_sites, sources: dict, *, generate, dropped: dic
             try:
                 generated = generate([(args, kwargs)], method="." in target.qualname,
                                      source=sources.get(target.file, ""), qualname=target.qualname,
-                                     limit=INPUTS_PER_SITE, elsewhere=elsewhere, turn=turn,
+                                     limit=inputs, elsewhere=elsewhere, turn=turn,
                                      sweep_share=SITE_SWEEP_SHARE)
             except Exception as exc:  # noqa: BLE001 - one site's shape refused costs that site its generated inputs
                 reason = f"in place: generation failed: {type(exc).__name__}"
@@ -89,6 +94,29 @@ def candidates(targets, recorded_sites, sources: dict, *, generate, dropped: dic
             found += [InPlaceProbe(index, test, mark, occurrence, new_args, new_kwargs, "generated", "")
                       for new_args, new_kwargs in generated]
     return found[:MAX_IN_PLACE]
+
+
+def chosen_sites(sites: list, preferred: set) -> list:
+    """At most :data:`SITES_PER_TARGET` of a target's recorded sites, in their recorded order: the first site of
+    each test the change is about (``preferred``: a task's fail_to_pass), up to half of them, then the rest
+    spread evenly over the others. soupsieve's ``select`` had 216 sites and the even spread passed by the one
+    in ``test_select_limit``, whose two matches tell a limit that stops one match early from the right one."""
+    firsts: dict = {}
+    for number, site in enumerate(sites):
+        if site[1].rpartition(" (")[0] in preferred:
+            firsts.setdefault(site[1], number)
+    taken = sorted(firsts.values())[:SITES_PER_TARGET // 2]
+    rest = [number for number in range(len(sites)) if number not in set(taken)]
+    room = SITES_PER_TARGET - len(taken)
+    step = max(1, -(-len(rest) // room))
+    return [sites[number] for number in sorted(taken + rest[::step][:room])]
+
+
+def site_inputs(sites: int) -> int:
+    """Generated inputs each of a target's ``sites`` chosen sites gets. A target the tests reach at one site
+    had the questions of one site where one reached at sixteen had sixteen times as many: pluggy's
+    ``call_extra``, reached in one test, never had its implementations cut to the ``tryfirst`` one alone."""
+    return max(INPUTS_PER_SITE, min(MAX_INPUTS_PER_SITE, INPUTS_PER_SITE * SITES_PER_TARGET // max(sites, 1)))
 
 
 def _all_live(written: str) -> str:

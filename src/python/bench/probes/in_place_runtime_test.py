@@ -281,3 +281,32 @@ def test_a_target_called_far_past_its_cap_costs_a_count_not_a_try_at_writing_it(
     counts = next(line["counts"] for line in lines if isinstance(line, dict))
     assert counts["0"][:3] == [6000, 20, "ledger"]  # every call counted; the first twenty tried and skipped
     assert [line[1] for line in lines if isinstance(line, list)] == [0]  # one site, the cap of one
+
+
+def test_only_the_tests_that_hold_a_site_run_in_place(tmp_path, sites):
+    """The tests before the last site answered nothing and cost the in-place run their time (about half of
+    click's). They are deselected; the site's own test still runs and is answered."""
+    (tmp_path / "test_box.py").write_text(TEST.replace("def test_put():", '''def test_before():
+    open("before-ran", "w").close()
+
+
+def test_put():''') + "\n\ndef test_after():\n    open('after-ran', 'w').close()\n")
+    answers = _in_place(tmp_path, sites[0], [1])
+    assert _returned(answers[0])[0] == 1
+    assert not (tmp_path / "before-ran").exists()
+    assert not (tmp_path / "after-ran").exists()
+
+
+def test_the_tests_the_change_is_about_have_their_sites_named_past_the_cap(tmp_path):
+    (tmp_path / "box.py").write_text(BOX)
+    (tmp_path / "test_box.py").write_text(TEST + '''
+
+def test_late():
+    Box().put(Thing(), 1)
+''')
+    config = {"targets": [["box.py", "Box.put"]], "per_target": 10, "sites_per_target": 1}
+    named = [line[2] for line in _run(tmp_path, "record", config) if isinstance(line, list) and line[0] == "site"]
+    assert named == ["test_box.py::test_put (call)"]
+    config.update(preferred_tests=["test_box.py::test_late"], preferred_sites=5)
+    named = [line[2] for line in _run(tmp_path, "record", config) if isinstance(line, list) and line[0] == "site"]
+    assert named == ["test_box.py::test_put (call)", "test_box.py::test_late (call)"]

@@ -87,7 +87,26 @@ def test_every_site_gets_its_call_as_made_and_inputs_around_what_could_be_writte
         (0, 1, written_text(["l", [["~"], ["~"]]])), (1, 2, written_text(["l", [["~"]]]))]
     generated = [p for p in probes if p.origin == "generated"]
     assert generated and all(p.target == 0 for p in generated)  # nothing of the opaque call can be varied
-    assert len(generated) <= in_place.INPUTS_PER_SITE
+    assert len(generated) <= in_place.site_inputs(1)
+
+
+def test_a_target_reached_at_few_sites_gives_each_more_inputs_up_to_a_cap():
+    """pluggy's ``call_extra`` is reached in one test: its one site had 32 inputs, a fifth of them from the
+    sweep, where a target reached at sixteen sites had 512."""
+    assert in_place.site_inputs(in_place.SITES_PER_TARGET) == in_place.INPUTS_PER_SITE
+    assert in_place.site_inputs(8) == 2 * in_place.INPUTS_PER_SITE
+    assert in_place.site_inputs(1) == in_place.site_inputs(2) == in_place.MAX_INPUTS_PER_SITE
+    targets = (ProbeTarget("m.py", "Box.put", "m", 3, 3),)
+    site = (0, "t.py::test_put (call)", "ab12", 1, written_text(["l", [SELF, ["s", "x"]]]), written_text(["d", []]))
+    seen = []
+
+    def counting(observed, **options):
+        seen.append(options["limit"])
+        return []
+
+    in_place.candidates(targets, [site], {}, generate=counting)
+    in_place.candidates(targets, [site] * 16, {}, generate=counting)
+    assert seen == [in_place.MAX_INPUTS_PER_SITE] + [in_place.INPUTS_PER_SITE] * 16
 
 
 def test_an_input_the_reference_answers_unevenly_stays_unchecked_where_later_inputs_of_its_site_need_it():
@@ -146,3 +165,14 @@ def test_a_site_whose_generation_fails_keeps_its_observed_call_and_the_other_sit
     assert [p.test for p in probes if p.origin == "observed"] == ["t.py::test_0 (call)", "t.py::test_1 (call)"]
     assert {p.test for p in probes if p.origin == "generated"} == {"t.py::test_1 (call)"}
     assert dropped == {"in place: generation failed: ValueError": 1}
+
+
+def test_the_first_site_of_each_test_the_change_is_about_is_chosen_before_the_even_spread():
+    """soupsieve's ``select`` had 216 sites; the even spread passed by ``test_select_limit``'s, the task's
+    fail_to_pass test, whose two matches alone tell a limit that stops one match early from the right one."""
+    sites = [(0, f"t.py::test_{k:03d} (call)", "ab12", 1, written_text(["l", [["~"]]]), written_text(["d", []]))
+             for k in range(100)]
+    assert in_place.chosen_sites(sites, set()) == sites[::7][:16]
+    chosen = in_place.chosen_sites(sites, {"t.py::test_037", "t.py::test_nowhere"})
+    assert sites[37] in chosen and len(chosen) == in_place.SITES_PER_TARGET
+    assert [s for s in chosen if s is not sites[37]] == [s for k, s in enumerate(sites) if k != 37][::7][:15]

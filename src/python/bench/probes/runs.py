@@ -67,13 +67,16 @@ def _layout(scratch: Path) -> tuple[Path, str]:
 
 @profile.timed("probes")
 def record_inputs(where, *, workdir: Path, targets, test_files: Sequence[str], limits: Limits,
-                  per_target: int, sites_per_target: int = 0) -> Recorded:
+                  per_target: int, sites_per_target: int = 0, preferred_tests: Sequence[str] = (),
+                  preferred_sites: int = 0) -> Recorded:
     """Run the tests over ``workdir`` with every target wrapped; the arguments of each call, as written, and
-    the sites of those whose arguments could not all be written."""
+    the sites of those whose arguments could not all be written (past ``sites_per_target``, up to
+    ``preferred_sites`` more in the tests ``preferred_tests``)."""
     from bench.verdict.run_tests import BASE_ENV, pytest_argv
 
     config = {"targets": [[t.file, t.qualname] for t in targets], "per_target": per_target,
-              "sites_per_target": sites_per_target}
+              "sites_per_target": sites_per_target, "preferred_tests": sorted(preferred_tests),
+              "preferred_sites": preferred_sites}
     with tempfile.TemporaryDirectory(prefix="bench-probe-") as scratch:
         folder, inside = _layout(Path(scratch))
         argv = (where.python, f"{inside}/runtime.py", "record") + pytest_argv(where.python, "/dev/null", test_files)[3:]
