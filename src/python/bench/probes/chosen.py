@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from bench.probes.strategies import Seeds, timedeltas_around
 
+OTHER_ENCODINGS = ("latin-1", "ascii")  # a text file's encodings besides the UTF-8 tests use
+LITERAL_ITEMS = 4  # items of a list given the code's literals, and literals each is given
+CUT_ITEMS = 6  # items of a live list each left alone in it
 MAX_ITERATED_TEXT = 32  # a str longer than this is not also handed over as an iterator of its characters
 
 
@@ -23,7 +26,7 @@ def chosen_values(item, seeds: Seeds) -> list:
     edge; bytes also one byte short and empty (a message cut short); an int also as the float it equals
     (``next_power_of_two(1.0)``), as a half, set to each of the code's own constants and to its float constants
     (``kelvin < -1e-9`` where the tests pass -1) and to its neighbours; a timedelta zero, turned negative and a
-    minute longer (two offsets of one name); a str set to each of the code's own str literals (``nested ==
+    minute longer (two offsets of one name); a text file in memory given another encoding; a str set to each of the code's own str literals (``nested ==
     "self"``, ``headers == "firstrow"``), handed over as an iterator of its characters and, when dotted,
     shortened by a part and by two (``"^0"``); bytes set to the code's own bytes literals and led by them; a
     flag turned over."""
@@ -36,7 +39,7 @@ def chosen_values(item, seeds: Seeds) -> list:
         if item[0] != "d" and item[1]:  # None where an item was (the sentinel of ``next(it, None)``), and before it
             found += [[item[0], [["N"], *item[1][1:]]], [item[0], [*item[1][:-1], ["N"]]]][:len(item[1])]
             found.append([item[0], [["N"], *item[1]]])
-        return found + _nested_deeper(item) + _edges_kept(item)
+        return found + _nested_deeper(item) + _edges_kept(item) + _items_given_literals(item, seeds)
     if item[0] == "b":
         return flipped(item)
     if item[0] == "s":
@@ -54,7 +57,19 @@ def chosen_values(item, seeds: Seeds) -> list:
             ["f", repr(v)] for v in seeds.floats] + neighbours
     if item[0] == "f":
         return [["f", repr(float(v))] for v in (*seeds.floats, *seeds.ints[:16]) if repr(float(v)) != item[1]]
+    if item[0] == "tw":  # a text file over bytes in memory: another encoding than the tests' (a pager's output)
+        return [[*item[:2], encoding, *item[3:]] for encoding in OTHER_ENCODINGS if encoding != item[2]]
     return timedeltas_around(item)
+
+
+def _items_given_literals(item, seeds: Seeds) -> list:
+    """A list or tuple with one of its first :data:`LITERAL_ITEMS` str (or bytes) items set to each of the
+    code's own literals of that type: the marker a row holds in its second cell (tabulate's
+    ``["x", SEPARATING_LINE]``), where the tests put it in the first alone."""
+    if item[0] not in ("l", "t"):
+        return []
+    return [[item[0], put(item[1], j, value)] for j, held in enumerate(item[1][:LITERAL_ITEMS])
+            for value in literals(held, seeds)[:LITERAL_ITEMS]]
 
 
 def _edges_kept(item) -> list:
@@ -117,12 +132,13 @@ def literals(item, seeds: Seeds) -> list:
 
 
 def cuts(held) -> list:
-    """A live list of what cannot be written (``["~cut", 0, n]``), cut in the sandbox: emptied, its first item
-    alone and its last alone. pluggy's ``call_extra`` on a hook with no implementations, or with only the
-    ``tryfirst`` one its list keeps last."""
+    """A live list of what cannot be written (``["~cut", 0, n]``), cut in the sandbox: emptied, then each of its
+    first :data:`CUT_ITEMS` items alone and its last alone. pluggy's ``call_extra`` on a hook with no
+    implementations, or with only its ``tryfirst`` one, which the list keeps before its wrappers."""
     if held[0] != "~cut" or held[2] < 1:
         return []
-    return [["~cut", 0, 0]] + ([["~cut", 0, 1], ["~cut", held[2] - 1, held[2]]] if held[2] > 1 else [])
+    alone = sorted({*range(min(held[2], CUT_ITEMS)), held[2] - 1}) if held[2] > 1 else []
+    return [["~cut", 0, 0]] + [["~cut", j, j + 1] for j in alone]
 
 
 def nudged(item) -> list:

@@ -28,7 +28,7 @@ from typing import Sequence
 from bench import pyast
 from bench.probes.own_code import (
     annotated_types_of, bytes_constants_of, checked_types_of, constants_of, defaults_of, float_constants_of,
-    parameters_of, text_numbers_of,
+    memo_attributes_of, parameters_of, text_numbers_of,
 )
 from bench.probes.relations import (joined_call, named_elsewhere, omitted_options, or_elsewhere, places_of,
                                     renamed_call, slot_values, strings_in, with_selves)
@@ -151,7 +151,7 @@ def _generate(observed, *, method: bool, source: str, qualname: str, limit: int,
 
     seen = set(observed)
     share = max(2, limit // RENAMED_SHARE) if limit >= 4 else 0
-    typed = Typed(types_of(source, qualname), *parameters) if source else None
+    typed = Typed(types_of(source, qualname), *parameters, memo_attributes_of(source, qualname)) if source else None
     swept_share = max(share, limit // sweep_share)
     swept = swept_calls(observed, seeds, swept_share, seen, first=1 if method else 0, typed=typed,
                         start=turn * swept_share, kin=slot_values(kin))

@@ -21,7 +21,7 @@ def constants_of(source: str, qualname: str) -> tuple[tuple[int, ...], tuple[str
     if node is None:
         return (), ()
     ints, strings = set(), set()
-    for item in ast.walk(node):
+    for item in [*ast.walk(node), *_named_constants(source, node)]:
         if isinstance(item, ast.UnaryOp) and isinstance(item.op, ast.USub) and isinstance(item.operand, ast.Constant):
             item = ast.Constant(-item.operand.value) if type(item.operand.value) is int else item  # ``-5 <= n``
         if isinstance(item, ast.Constant):
@@ -30,6 +30,23 @@ def constants_of(source: str, qualname: str) -> tuple[tuple[int, ...], tuple[str
             elif isinstance(item.value, str) and 0 < len(item.value) <= 24 and item is not _docstring(node):
                 strings.add(item.value)
     return tuple(sorted(ints))[:64], tuple(sorted(strings))[:64]
+
+
+def _named_constants(source: str, node) -> list:
+    """The values of the module's constants (``SEPARATING_LINE = "\\001"``) that the function names, or that a
+    function of the module it calls names: a boundary is written there as often as in the function itself, and
+    tabulate's ``_is_separating_line`` compares each cell with it through ``_is_separating_line_value``."""
+    import ast
+
+    body = _module(source).body
+    constants = {item.targets[0].id: item.value for item in body if isinstance(item, ast.Assign)
+                 and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name)
+                 and isinstance(item.value, (ast.Constant, ast.UnaryOp))}
+    functions = {item.name: item for item in body if isinstance(item, ast.FunctionDef)}
+    named = {item.id for item in ast.walk(node) if isinstance(item, ast.Name)}
+    called = [functions[name] for name in sorted(named) if name in functions and functions[name] is not node]
+    named |= {item.id for callee in called for item in ast.walk(callee) if isinstance(item, ast.Name)}
+    return [constants[name] for name in sorted(named) if name in constants]
 
 
 def float_constants_of(source: str, qualname: str) -> tuple[float, ...]:
@@ -155,6 +172,21 @@ def parameters_of(source: str, qualname: str) -> tuple[tuple[str, ...], int]:
     if node is None:
         return (), 0
     return tuple(a.arg for a in node.args.posonlyargs + node.args.args), len(node.args.posonlyargs)
+
+
+def memo_attributes_of(source: str, qualname: str) -> tuple[str, ...]:
+    """The attributes of a method's first parameter that its own code both reads and sets (``if not
+    self._schema: ... self._schema = ...``): a memo. A site whose live object has an attribute changed answers
+    from the memo the tests filled, unless the memo is cleared with it."""
+    import ast
+
+    node = _node(source, qualname)
+    if node is None or not node.args.args:
+        return ()
+    first = node.args.args[0].arg
+    used = {(item.attr, type(item.ctx)) for item in ast.walk(node) if isinstance(item, ast.Attribute)
+            and isinstance(item.value, ast.Name) and item.value.id == first}
+    return tuple(sorted(name for name, ctx in used if ctx is ast.Store and (name, ast.Load) in used))
 
 
 def checked_types_of(source: str, qualname: str) -> dict[str, tuple[str, ...]]:

@@ -101,7 +101,9 @@ def _changes(args: str, kwargs: str, seeds: Seeds, typed: Typed, first: int, kin
                               + timedeltas_around(held) + cuts(held))
                     for value in chosen:
                         yield ("own", i, key[1]), written_text(value), (
-                            written_text(["l", put(positional, i, ["~", [[key, value]]])]), kwargs)
+                            written_text(["l", put(positional, i, _own_set(i, key[1], value, typed))]), kwargs)
+        if item[0] == "~":
+            yield from _unwritten_checked(positional, i, kwargs, seeds, typed)
     yield from _twins(positional, kwargs, seeds)
     for i, (key, item) in enumerate(named[1]):
         if key[0] == "s":
@@ -115,6 +117,31 @@ def _changes(args: str, kwargs: str, seeds: Seeds, typed: Typed, first: int, kin
             for value in [v for plain in typed_values(None, kinds) for v in [plain] + flipped(plain)]:
                 yield ("named", name), written_text(value), (
                     args, written_text(["d", named[1] + [[["s", name], value]]]))
+
+
+def _unwritten_checked(positional: list, i: int, kwargs: str, seeds: Seeds, typed: Typed):
+    """An attribute of the live argument at ``i`` that the code checks the type of and the site could not write
+    (a class, a schema): set to a value of each type checked, a str also to each of the code's str literals.
+    marshmallow's ``Nested.schema`` checks ``isinstance(self.nested, str)`` and ``self.nested == "self"``,
+    and every test's field held a schema there."""
+    if i >= len(typed.names):
+        return
+    prefix, item = typed.names[i] + ".", positional[i]
+    written = {key[1] for key, _ in (item[1] if len(item) > 1 else ()) if key[0] == "s"}
+    for name, kinds in sorted(typed.by_name.items()):
+        attribute = name[len(prefix):]
+        if name.startswith(prefix) and attribute.isidentifier() and attribute not in written:
+            plain = typed_values(None, kinds)
+            for value in plain + (literals(["s", ""], seeds) if ["s", "a"] in plain else []):
+                yield ("own", i, attribute), written_text(value), (
+                    written_text(["l", put(positional, i, _own_set(i, attribute, value, typed))]), kwargs)
+
+
+def _own_set(i: int, name: str, value, typed: Typed) -> list:
+    """A live argument with its own attribute ``name`` set to ``value`` and, for a method's ``self``, its memos
+    cleared (marshmallow's ``Nested.schema`` answers from ``self._schema`` while it holds a schema)."""
+    memos = [[["s", memo], ["N"]] for memo in typed.memos if memo != name] if i == 0 else []
+    return ["~", [[["s", name], value], *memos]]
 
 
 def _typed_items(item, name: str, typed: Typed) -> list:
@@ -150,6 +177,7 @@ class Typed:
     by_name: dict = field(default_factory=dict)  # parameter name, or "name.attribute" -> type names
     names: tuple[str, ...] = ()
     positional_only: int = 0
+    memos: tuple[str, ...] = ()  # attributes of the first parameter the code both reads and sets
 
     def kinds_at(self, position: int, attribute: str = "") -> tuple[str, ...]:
         """The types checked for the parameter at ``position``, or for its ``attribute``."""

@@ -220,11 +220,14 @@ def test_a_tuple_item_is_given_the_types_the_code_checks_the_name_it_is_unpacked
     assert text(["d", [[["s", "step"], ["t", [["i", "0"], ["i", "1"], ["td", 2, 0, 0]]]]]]) in calls
 
 
-def test_a_live_list_of_its_own_is_emptied_and_cut_to_its_first_and_its_last_item():
+def test_a_live_list_of_its_own_is_emptied_and_cut_to_each_of_its_items_alone():
+    """pluggy-472's wrong fix stops its walk one implementation early: it shows only where the hook's one
+    implementation is ``tryfirst``, which the test's hook holds in its middle, neither first nor last."""
     observed = [(text(["l", [["~", [[["s", "_hookimpls"], ["~cut", 0, 3]]]], ["~"]]]), text(["d", []]))]
     calls = {a for a, _ in swept(observed, Seeds("x"), 40, set(observed), first=1)}
     cuts = {json.dumps(json.loads(a)[1][0][1][0][1]) for a in calls if json.loads(a)[1][0][1]}
-    assert cuts >= {json.dumps(["~cut", 0, 0]), json.dumps(["~cut", 0, 1]), json.dumps(["~cut", 2, 3])}
+    assert cuts >= {json.dumps(["~cut", 0, 0]), json.dumps(["~cut", 0, 1]), json.dumps(["~cut", 1, 2]),
+                    json.dumps(["~cut", 2, 3])}
 
 
 def test_numbers_made_equal_take_at_most_one_call_in_every_few_of_the_sweep():
@@ -240,3 +243,75 @@ def test_numbers_made_equal_take_at_most_one_call_in_every_few_of_the_sweep():
     assert len(equal) > 24 and len(one_place) >= 4
     # every one-place change comes before the equal ones could have taken more than their share; the rest after
     assert one_place[-1] < len(one_place) * EQUAL_EVERY // (EQUAL_EVERY - 1) + 1
+
+
+def test_a_rows_second_cell_is_set_to_the_marker_a_module_constant_holds():
+    """tabulate's ``_is_separating_line(row)`` checks a row's first cell and, after the fix, its second against
+    ``SEPARATING_LINE``, a module constant its helper names: the tests put the marker in the first cell alone,
+    and the wrong fix that checks the first twice passed. The constant is now among the code's literals, and a
+    list's first items are each set to them."""
+    from bench.probes.own_code import constants_of
+
+    source = '''
+SEPARATING_LINE = "\\001"
+
+
+def _is_separating_line_value(value):
+    return type(value) is str and value.strip() == SEPARATING_LINE
+
+
+def _is_separating_line(row):
+    return len(row) >= 1 and _is_separating_line_value(row[0]) or len(row) >= 2 and _is_separating_line_value(row[1])
+'''
+    assert constants_of(source, "_is_separating_line")[1] == ("\x01",)
+    seeds = Seeds("ab", strings=constants_of(source, "_is_separating_line")[1])
+    observed = [(text(["l", [["l", [["s", "a"], ["s", "b"]]]]]), text(["d", []]))]
+    calls = {a for a, _ in swept(observed, seeds, 80, set(observed), first=0)}
+    assert text(["l", [["l", [["s", "a"], ["s", "\x01"]]]]]) in calls
+    assert text(["l", [["l", [["s", "\x01"], ["s", "b"]]]]]) in calls
+
+
+def test_a_module_constant_the_function_never_names_is_not_among_its_literals():
+    from bench.probes.own_code import constants_of
+
+    source = 'UNUSED = "zz"\nLIMIT = -7\n\ndef f(x):\n    return x < LIMIT\n'
+    assert constants_of(source, "f") == ((-8, -7, -6), ())
+
+
+NESTED = '''
+class Nested:
+    @property
+    def schema(self):
+        if not self._schema:
+            if isinstance(self.nested, str):
+                if self.nested == "self":
+                    self._schema = self.parent
+                else:
+                    self._schema = lookup(self.nested)
+            else:
+                self._schema = self.nested
+        return self._schema
+'''
+
+
+def test_an_attribute_the_code_checks_that_the_site_could_not_write_is_given_a_str_and_the_codes_literals():
+    """marshmallow-1627: every test's ``Nested`` field held a schema in ``nested``, which no codec writes, so
+    the site never listed it and the branch for a schema named by a str (``"self"`` too) was never taken.
+    The attribute is set where the code checks its type, and the memo ``_schema`` the method answers from is
+    cleared with it (``if not self._schema``): otherwise the site answers the schema the tests made."""
+    from bench.probes.generate import types_of
+    from bench.probes.own_code import constants_of, memo_attributes_of, parameters_of
+
+    typed = Typed(types_of(NESTED, "Nested.schema"), *parameters_of(NESTED, "Nested.schema"),
+                  memo_attributes_of(NESTED, "Nested.schema"))
+    assert typed.memos == ("_schema",)
+    seeds = Seeds("a", strings=constants_of(NESTED, "Nested.schema")[1])
+    observed = [(text(["l", [["~", [[["s", "name"], ["s", "child"]]]]]]), text(["d", []]))]
+    calls = {a for a, _ in swept(observed, seeds, 80, set(observed), first=1, typed=typed)}
+    cleared = [["s", "_schema"], ["N"]]
+    assert text(["l", [["~", [[["s", "nested"], ["s", "self"]], cleared]]]]) in calls
+    assert text(["l", [["~", [[["s", "nested"], ["s", "a"]], cleared]]]]) in calls
+    # an attribute the site wrote is changed as before, the memo cleared with it
+    assert text(["l", [["~", [[["s", "name"], ["s", "self"]], cleared]]]]) in calls
+    unchecked = swept(observed, seeds, 80, set(observed), first=1, typed=Typed(names=("self",)))
+    assert unchecked and not any('"nested"' in args for args, _ in unchecked)
