@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.probes._probe_calls import DREW as DRAWN
-from bench.probes.in_place import RECORDED_SITES, InPlaceProbe
+from bench.probes.in_place import PREFERRED_SITES, RECORDED_SITES, InPlaceProbe
 
-PROBE_VERSION = "27"
+PROBE_VERSION = "28"
 PER_TARGET = 150  # observed calls kept per target
 MAX_PROBES = 1200  # per task
 ROUNDS = 4
@@ -142,7 +142,8 @@ def build(spec, reference: Reference, scratch: Path, *, test_limits, replay_limi
         if not targets:
             return ProbeSet(spec.task_id, PROBE_VERSION, (), (), (), "no function holds the reference change")
         recorded = record_inputs(reference.where, workdir=fixed, targets=targets, test_files=spec.test_files,
-                                 limits=test_limits, per_target=PER_TARGET, sites_per_target=RECORDED_SITES)
+                                 limits=test_limits, per_target=PER_TARGET, sites_per_target=RECORDED_SITES,
+                                 preferred_tests=spec.fail_to_pass, preferred_sites=PREFERRED_SITES)
     finally:
         remove_tree(fixed)
     probe_targets = tuple(ProbeTarget(t.file, t.qualname, recorded.modules[i], recorded.calls[i], recorded.skipped[i],
@@ -194,7 +195,8 @@ def _in_place(spec, reference: Reference, targets, recorded, unbuilt, scratch: P
     site_of = dict(recorded.input_sites)
     sites = [site for site in recorded.sites if targets[site[0]].module]
     sites += [site_of[item] for item in unbuilt if item in site_of]
-    probes = in_place.candidates(targets, sites, dict(reference.sources), generate=generate, dropped=dropped)
+    probes = in_place.candidates(targets, sites, dict(reference.sources), generate=generate, dropped=dropped,
+                                 preferred=spec.fail_to_pass)
     return in_place.settle(reference, targets, probes, scratch, tests=spec.test_files, limits=limits,
                            seconds_per_call=SECONDS_PER_CALL, source_files=spec.source_files, dropped=dropped,
                            drop_reason=_drop_reason)
