@@ -144,12 +144,12 @@ def record(argv):
     return _pytest(argv)
 
 
-def _pytest(argv, plugins=()):
+def _pytest(argv):
     sys.argv = [argv[0]]
     sys.path[0] = os.getcwd()
     import pytest
 
-    return int(pytest.main(argv[1:], plugins=list(plugins)))
+    return int(pytest.main(argv[1:]))
 
 
 def _wrap_targets(targets, observe, counts):
@@ -372,21 +372,7 @@ def in_place(argv):
             exit_now(0)  # every site answered (each line already written, unbuffered): the rest of the tests can go
 
     _wrap_targets(targets, observe, {})
-    return _pytest(argv, plugins=[_OnlyTests({test.rpartition(" (")[0] for _, test in tests})])
-
-
-class _OnlyTests:
-    """Runs only the tests that hold a site, in their own order (the others deselected, as ``-k`` does): the
-    tests between two sites cost the run their time and answer nothing. The reference's answers are made the
-    same way, so what a site's live objects hold is what it was when its answers were recorded."""
-
-    def __init__(self, wanted):
-        self.wanted = wanted
-
-    def pytest_collection_modifyitems(self, config, items):
-        kept = [item for item in items if item.nodeid in self.wanted]
-        config.hook.pytest_deselected(items=[item for item in items if item.nodeid not in self.wanted])
-        items[:] = kept
+    return _pytest(argv)
 
 
 def _one(function, args, kwargs, loose, decode, seconds):

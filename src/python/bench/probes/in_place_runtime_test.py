@@ -283,20 +283,6 @@ def test_a_target_called_far_past_its_cap_costs_a_count_not_a_try_at_writing_it(
     assert [line[1] for line in lines if isinstance(line, list)] == [0]  # one site, the cap of one
 
 
-def test_only_the_tests_that_hold_a_site_run_in_place(tmp_path, sites):
-    """The tests before the last site answered nothing and cost the in-place run their time (about half of
-    click's). They are deselected; the site's own test still runs and is answered."""
-    (tmp_path / "test_box.py").write_text(TEST.replace("def test_put():", '''def test_before():
-    open("before-ran", "w").close()
-
-
-def test_put():''') + "\n\ndef test_after():\n    open('after-ran', 'w').close()\n")
-    answers = _in_place(tmp_path, sites[0], [1])
-    assert _returned(answers[0])[0] == 1
-    assert not (tmp_path / "before-ran").exists()
-    assert not (tmp_path / "after-ran").exists()
-
-
 def test_the_tests_the_change_is_about_have_their_sites_named_past_the_cap(tmp_path):
     (tmp_path / "box.py").write_text(BOX)
     (tmp_path / "test_box.py").write_text(TEST + '''

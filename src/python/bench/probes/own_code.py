@@ -175,18 +175,24 @@ def parameters_of(source: str, qualname: str) -> tuple[tuple[str, ...], int]:
 
 
 def memo_attributes_of(source: str, qualname: str) -> tuple[str, ...]:
-    """The attributes of a method's first parameter that its own code both reads and sets (``if not
-    self._schema: ... self._schema = ...``): a memo. A site whose live object has an attribute changed answers
-    from the memo the tests filled, unless the memo is cleared with it."""
+    """The attributes of a method's first parameter that its own code tests in a condition and also sets
+    (``if not self._schema: ... self._schema = ...``): a memo. A site whose live object has an attribute
+    changed answers from the memo the tests filled, unless the memo is cleared with it. A counter (``self.hits
+    += 1``) is set and read but tested in no condition: cleared, it would turn every input into a TypeError."""
     import ast
 
     node = _node(source, qualname)
     if node is None or not node.args.args:
         return ()
     first = node.args.args[0].arg
-    used = {(item.attr, type(item.ctx)) for item in ast.walk(node) if isinstance(item, ast.Attribute)
-            and isinstance(item.value, ast.Name) and item.value.id == first}
-    return tuple(sorted(name for name, ctx in used if ctx is ast.Store and (name, ast.Load) in used))
+
+    def attributes(tree, ctx):
+        return {item.attr for item in ast.walk(tree) if isinstance(item, ast.Attribute) and isinstance(item.ctx, ctx)
+                and isinstance(item.value, ast.Name) and item.value.id == first}
+
+    tested = set().union(*(attributes(item.test, ast.Load) for item in ast.walk(node)
+                           if isinstance(item, (ast.If, ast.IfExp, ast.While))))
+    return tuple(sorted(tested & attributes(node, ast.Store)))
 
 
 def checked_types_of(source: str, qualname: str) -> dict[str, tuple[str, ...]]:

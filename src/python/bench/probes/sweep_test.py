@@ -315,3 +315,17 @@ def test_an_attribute_the_code_checks_that_the_site_could_not_write_is_given_a_s
     assert text(["l", [["~", [[["s", "name"], ["s", "self"]], cleared]]]]) in calls
     unchecked = swept(observed, seeds, 80, set(observed), first=1, typed=Typed(names=("self",)))
     assert unchecked and not any('"nested"' in args for args, _ in unchecked)
+
+
+def test_a_counter_the_method_sets_and_reads_is_no_memo_and_is_never_cleared():
+    from bench.probes.own_code import memo_attributes_of
+
+    source = '''
+class Cache:
+    def get(self, key):
+        self.hits += 1
+        if self._last is None or self._last[0] != key:
+            self._last = (key, self.data[key])
+        return self._last[1]
+'''
+    assert memo_attributes_of(source, "Cache.get") == ("_last",)
