@@ -40,6 +40,7 @@ SITE_SWEEP_SHARE = 5
 MAX_IN_PLACE = 1500  # in-place inputs per task
 RECORDED_SITES = 200  # sites the recorder names per target
 PREFERRED_SITES = 50  # and past those, in the tests the change is about (fail_to_pass)
+PREFERRED_PER_TARGET = 4  # sites of those tests probed besides the even spread, per target
 
 
 @dataclass(frozen=True)
@@ -71,12 +72,13 @@ def candidates(targets, recorded_sites, sources: dict, *, generate, dropped: dic
     for site in recorded_sites:
         by_target.setdefault(site[0], []).append(site)
     found: list[InPlaceProbe] = []
-    for index, sites in sorted(by_target.items()):
+    plans = {index: chosen_sites(sites, set(preferred)) for index, sites in sorted(by_target.items())}
+    extra, many = _what_fits(plans)
+    for index, (spread, firsts) in plans.items():
         target = targets[index]
-        elsewhere = [(site[4], site[5]) for site in sites]
-        chosen = chosen_sites(sites, set(preferred))
-        inputs = site_inputs(len(chosen))
-        for turn, (_, test, mark, occurrence, args, kwargs) in enumerate(chosen):
+        elsewhere = [(site[4], site[5]) for site in by_target[index]]
+        inputs = site_inputs(len(spread)) if many else INPUTS_PER_SITE
+        for turn, (_, test, mark, occurrence, args, kwargs) in enumerate(spread + (firsts if extra else [])):
             live_args, live_kwargs = _all_live(args), _all_live(kwargs)
             found.append(InPlaceProbe(index, test, mark, occurrence, live_args, live_kwargs, "observed", ""))
             if (args, kwargs) == (live_args, live_kwargs):
@@ -96,20 +98,32 @@ def candidates(targets, recorded_sites, sources: dict, *, generate, dropped: dic
     return found[:MAX_IN_PLACE]
 
 
-def chosen_sites(sites: list, preferred: set) -> list:
-    """At most :data:`SITES_PER_TARGET` of a target's recorded sites, in their recorded order: the first site of
-    each test the change is about (``preferred``: a task's fail_to_pass), up to half of them, then the rest
-    spread evenly over the others. soupsieve's ``select`` had 216 sites and the even spread passed by the one
-    in ``test_select_limit``, whose two matches tell a limit that stops one match early from the right one."""
+def chosen_sites(sites: list, preferred: set) -> tuple[list, list]:
+    """:data:`SITES_PER_TARGET` of a target's recorded sites spread evenly over them, and besides those the first
+    site of each test the change is about (``preferred``: a task's fail_to_pass) that the spread missed, at most
+    :data:`PREFERRED_PER_TARGET`. soupsieve's ``select`` had 216 sites and the spread passed by the one in
+    ``test_select_limit``, whose two matches tell a limit that stops one match early from the right one. They
+    come after the spread, which keeps its sites and their turns of the sweep."""
+    step = max(1, -(-len(sites) // SITES_PER_TARGET))
+    spread = sites[::step][:SITES_PER_TARGET]
+    taken = {(site[1], site[2], site[3]) for site in spread}
     firsts: dict = {}
-    for number, site in enumerate(sites):
-        if site[1].rpartition(" (")[0] in preferred:
-            firsts.setdefault(site[1], number)
-    taken = sorted(firsts.values())[:SITES_PER_TARGET // 2]
-    rest = [number for number in range(len(sites)) if number not in set(taken)]
-    room = SITES_PER_TARGET - len(taken)
-    step = max(1, -(-len(rest) // room))
-    return [sites[number] for number in sorted(taken + rest[::step][:room])]
+    for site in sites:
+        if site[1].rpartition(" (")[0] in preferred and (site[1], site[2], site[3]) not in taken:
+            firsts.setdefault(site[1], site)
+    return spread, list(firsts.values())[:PREFERRED_PER_TARGET]
+
+
+def _what_fits(plans: dict) -> tuple[bool, bool]:
+    """Whether the preferred sites, and the extra inputs of a target reached at few sites, fit in the task's cap
+    of :data:`MAX_IN_PLACE`, each given up before the spread's sites are: cut at the cap, they took the places
+    of the last targets' sites (ttl_cache's expiry, killed with 32 inputs a site, was lost so)."""
+    for extra, many in ((True, True), (True, False), (False, False)):
+        total = sum((len(spread) + len(firsts) * extra) * ((site_inputs(len(spread)) if many else INPUTS_PER_SITE) + 1)
+                    for spread, firsts in plans.values())
+        if total <= MAX_IN_PLACE:
+            return extra, many
+    return False, False
 
 
 def site_inputs(sites: int) -> int:

@@ -167,12 +167,36 @@ def test_a_site_whose_generation_fails_keeps_its_observed_call_and_the_other_sit
     assert dropped == {"in place: generation failed: ValueError": 1}
 
 
-def test_the_first_site_of_each_test_the_change_is_about_is_chosen_before_the_even_spread():
+def test_the_first_site_of_each_test_the_change_is_about_is_probed_besides_the_even_spread():
     """soupsieve's ``select`` had 216 sites; the even spread passed by ``test_select_limit``'s, the task's
-    fail_to_pass test, whose two matches alone tell a limit that stops one match early from the right one."""
+    fail_to_pass test, whose two matches alone tell a limit that stops one match early from the right one. It is
+    probed besides the spread, which keeps its sites (regex_lite's kill was at one of them)."""
     sites = [(0, f"t.py::test_{k:03d} (call)", "ab12", 1, written_text(["l", [["~"]]]), written_text(["d", []]))
              for k in range(100)]
-    assert in_place.chosen_sites(sites, set()) == sites[::7][:16]
-    chosen = in_place.chosen_sites(sites, {"t.py::test_037", "t.py::test_nowhere"})
-    assert sites[37] in chosen and len(chosen) == in_place.SITES_PER_TARGET
-    assert [s for s in chosen if s is not sites[37]] == [s for k, s in enumerate(sites) if k != 37][::7][:15]
+    assert in_place.chosen_sites(sites, set()) == (sites[::7][:16], [])
+    spread, firsts = in_place.chosen_sites(sites, {"t.py::test_037", "t.py::test_035", "t.py::test_nowhere"})
+    assert spread == sites[::7][:16] and firsts == [sites[37]]  # test_035's site is in the spread already
+    targets = (ProbeTarget("m.py", "Box.put", "m", 3, 3),)
+    probes = in_place.candidates(targets, sites, {}, generate=generate, preferred=["t.py::test_037"])
+    assert {p.test for p in probes} == {s[1] for s in sites[::7][:16]} | {sites[37][1]}
+
+
+def test_a_target_at_few_sites_gets_more_inputs_only_where_the_tasks_cap_leaves_room():
+    """ttl_cache's many methods, each given more inputs, passed the cap of 1,500: the last sites were cut off,
+    and the one whose expiry killed a near miss with them. Where the extra inputs would not all fit, every site
+    keeps the count a target with its full sites has."""
+    targets = tuple(ProbeTarget("m.py", f"Box.put{k}", "m", 3, 3) for k in range(20))
+    seen = []
+
+    def counting(observed, **options):
+        seen.append(options["limit"])
+        return []
+
+    few = [(k, f"t.py::test_{k} (call)", "ab12", 1, written_text(["l", [SELF, ["s", "x"]]]), written_text(["d", []]))
+           for k in range(20)]
+    in_place.candidates(targets, few, {}, generate=counting)
+    assert seen == [in_place.INPUTS_PER_SITE] * 20  # 20 sites of 129 would pass the cap
+    assert in_place._what_fits({k: ([few[k]] * 16, [few[k]] * 4) for k in range(3)}) == (False, False)
+    seen.clear()
+    in_place.candidates(targets, few[:5], {}, generate=counting)
+    assert seen == [in_place.MAX_INPUTS_PER_SITE] * 5
